@@ -1,0 +1,558 @@
+"""Decide, with SymPy, which of the paper's arguments applies to an activation, and why.
+
+For an activation σ (ungated) or a gate g (gated) this module computes:
+
+* the value at 0 and the one-sided slopes at 0, hence whether σ is *flat* at 0
+  (σ(0) = 0 and both slopes 0, i.e. σ(z) = o(z) at 0);
+* the positive homogeneity degree k, if σ(t z) = t^k σ(z) for all t > 0 — checked on each
+  half-line z = p and z = −p (p > 0), where σ must be C·p^k;
+* the odd part: whether σ(z) − σ(−z) = c·z for a constant c (c = 0: σ is even);
+* for a gate: g(0), continuity of g at 0 and its degree (block degree = that + 1).
+
+From these facts it lists the applicable arguments (``degree``, ``linearisation``,
+``even_parity``, ``odd_linear_parity``) and a verdict (``never``, ``conditional``,
+``undetermined``), each with reasons that quote the computed facts.
+
+An identity is *proved* only when SymPy simplifies the difference to 0; a numeric check at
+sample points only ever *refutes* one. When the numbers agree but SymPy cannot simplify, the
+fact is reported as unknown and no argument is claimed on it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+import sympy as sp
+
+from leanbridge.families import CATALOG, Z, Family
+
+#: A positive variable: σ restricted to the half-lines is σ(p) and σ(−p).
+P = sp.Symbol("p", positive=True)
+
+#: Argument names, in the order they are reported.
+DEGREE = "degree"
+LINEARISATION = "linearisation"
+EVEN_PARITY = "even_parity"
+ODD_LINEAR_PARITY = "odd_linear_parity"
+ARGUMENTS = (DEGREE, LINEARISATION, EVEN_PARITY, ODD_LINEAR_PARITY)
+NEVER_ARGUMENTS = (DEGREE, LINEARISATION, EVEN_PARITY)
+
+#: Verdicts.
+NEVER = "never"
+CONDITIONAL = "conditional"
+UNDETERMINED = "undetermined"
+VERDICTS = (NEVER, CONDITIONAL, UNDETERMINED)
+
+#: Exact sample points (p > 0) for numeric refutation; irregular on purpose.
+_SAMPLES = (sp.Rational(1, 7), sp.Rational(1, 2), sp.Integer(1), sp.Rational(13, 7),
+            sp.Rational(7, 2))
+_DIGITS = 30
+_TOLERANCE = sp.Float("1e-20", _DIGITS)
+
+#: Nodes that are not smooth where their argument vanishes: no shortcut through them.
+_NONSMOOTH = (sp.Max, sp.Min, sp.Abs, sp.Piecewise, sp.Heaviside, sp.sign, sp.floor,
+              sp.ceiling)
+
+
+# --------------------------------------------------------------------------------------------
+# Small symbolic primitives (pure functions of SymPy expressions in P)
+# --------------------------------------------------------------------------------------------
+
+def _restrict(expr: sp.Expr, sign: int) -> sp.Expr:
+    """σ on a half-line: σ(p) for ``sign=1``, σ(−p) for ``sign=-1`` (p > 0)."""
+    return expr.subs(Z, sign * P)
+
+
+def _finite_real(value: sp.Expr) -> bool:
+    return bool(value.is_number and value.is_finite and value.is_real is not False
+                and not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.AccumBounds))
+
+
+def _numeric(expr: sp.Expr, point: sp.Expr) -> sp.Expr | None:
+    """``expr`` at ``P = point`` to 30 digits, or None if SymPy cannot make a number of it."""
+    try:
+        value = sp.sympify(expr).evalf(_DIGITS, subs={P: point})
+    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
+        return None
+    if not value.is_number or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
+        return None
+    return value
+
+
+def _is_small(value: sp.Expr, scale: sp.Expr = sp.Integer(1)) -> bool:
+    return bool(abs(value) <= _TOLERANCE * (1 + abs(scale)))
+
+
+def zero_test(expr: sp.Expr) -> bool | None:
+    """Is ``expr`` (in P) identically 0 for p > 0?
+
+    ``False`` when a sample point refutes it, ``True`` when SymPy simplifies it to 0, ``None``
+    when the samples agree but SymPy cannot prove it.
+    """
+    expr = sp.sympify(expr)
+    if expr == 0:
+        return True
+    if not expr.has(P):
+        if not _finite_real(expr):
+            return None
+        if not _is_small(expr.evalf(_DIGITS)):
+            return False
+        return True if sp.simplify(expr) == 0 else None
+    for point in _SAMPLES:
+        value = _numeric(expr, point)
+        if value is None:
+            return None
+        if not _is_small(value):
+            return False
+    for candidate in (expr, expr.rewrite(sp.exp)):
+        try:
+            if sp.simplify(candidate) == 0:
+                return True
+        except (TypeError, ValueError, NotImplementedError, RecursionError):
+            continue
+    return None
+
+
+def _limit_at_0(expr: sp.Expr) -> sp.Expr | None:
+    """The limit of ``expr`` (in P) as p → 0+, or None if SymPy cannot decide it.
+
+    Shortcut: an expression free of non-smooth nodes whose value at 0 is a finite real number
+    is continuous there (composition of elementary functions inside their domain).
+    """
+    if not expr.has(*_NONSMOOTH):
+        value = expr.subs(P, 0)
+        if _finite_real(value):
+            return sp.nsimplify(value) if value.is_Float else value
+    try:
+        value = sp.limit(expr, P, 0, "+")
+    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError):
+        return None
+    if isinstance(value, sp.Limit) or value.has(sp.AccumBounds, sp.nan, sp.zoo):
+        return None
+    return value
+
+
+def _slope_at_0(half: sp.Expr, value0: sp.Expr) -> sp.Expr | None:
+    """One-sided derivative at 0 of the half-line restriction ``half`` (in P), with σ(0)."""
+    if not half.has(*_NONSMOOTH):
+        derivative = sp.diff(half, P)
+        at0 = derivative.subs(P, 0)
+        if _finite_real(at0) and _finite_real(half.subs(P, 0)) and half.subs(P, 0) == value0:
+            return at0
+    return _limit_at_0((half - value0) / P)
+
+
+def _half_degree(half: sp.Expr) -> sp.Expr | str | None:
+    """Degree k with half(p) = C·p^k for all p > 0, ``"zero"`` if half ≡ 0, else None."""
+    vanishes = zero_test(half)
+    if vanishes is True:
+        return "zero"
+    if vanishes is None:
+        return None
+    euler = P * sp.diff(half, P) / half
+    ratios = []
+    for point in _SAMPLES:
+        value = _numeric(euler, point)
+        if value is None:
+            return None
+        ratios.append(value)
+    if any(not _is_small(r - ratios[0], ratios[0]) for r in ratios[1:]):
+        return None  # p σ'(p) / σ(p) is not constant: not C·p^k
+    candidates = []
+    try:
+        symbolic = sp.simplify(euler)
+        if not symbolic.has(P):
+            candidates.append(symbolic)
+    except (TypeError, ValueError, NotImplementedError, RecursionError):
+        pass
+    candidates.append(sp.nsimplify(ratios[0], [sp.pi, sp.E], rational=False))
+    for k in candidates:
+        if zero_test(half - half.subs(P, 1) * P**k) is True:
+            return sp.nsimplify(k) if k.is_Float else k
+    return None
+
+
+def _odd_coefficient(expr: sp.Expr) -> tuple[sp.Expr | None, sp.Expr, bool | None]:
+    """(c, D, proved) for D(p) = σ(p) − σ(−p): c with D = c·p, else None.
+
+    ``proved`` is None when the samples fit c·p but SymPy could not prove it.
+    """
+    odd = sp.expand(_restrict(expr, 1) - _restrict(expr, -1))
+    vanishes = zero_test(odd)
+    if vanishes is True:
+        return sp.Integer(0), odd, True
+    if vanishes is None:
+        return None, odd, None
+    ratio = odd / P
+    values = []
+    for point in _SAMPLES:
+        value = _numeric(ratio, point)
+        if value is None:
+            return None, odd, None
+        values.append(value)
+    if any(not _is_small(v - values[0], values[0]) for v in values[1:]):
+        return None, odd, False
+    candidates = []
+    try:
+        symbolic = sp.simplify(ratio)
+        if not symbolic.has(P):
+            candidates.append(symbolic)
+    except (TypeError, ValueError, NotImplementedError, RecursionError):
+        pass
+    candidates.append(sp.nsimplify(values[0], [sp.pi, sp.E]))
+    for c in candidates:
+        if zero_test(odd - c * P) is True:
+            return c, odd, True
+    return None, odd, None
+
+
+# --------------------------------------------------------------------------------------------
+# Facts about one scalar function (σ or g)
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScalarFacts:
+    """What SymPy established about a scalar function f: ℝ → ℝ (σ or a gate g)."""
+
+    expr: sp.Expr
+    problem: str | None            # why the analysis cannot proceed (not real, undefined at 0)
+    value_at_0: sp.Expr | None
+    slope_right: sp.Expr | None
+    slope_left: sp.Expr | None
+    limit_right: sp.Expr | None    # lim_{z→0+} f(z)
+    limit_left: sp.Expr | None     # lim_{z→0−} f(z)
+    degree: sp.Expr | None         # positive homogeneity degree
+    zero_function: bool            # f ≡ 0
+    odd_coefficient: sp.Expr | None
+    odd_part: sp.Expr              # f(p) − f(−p), p > 0
+    odd_proved: bool | None
+
+    @property
+    def flat_at_0(self) -> bool | None:
+        """f(0) = 0 and both one-sided slopes are 0 (f = o(z) at 0)."""
+        if self.value_at_0 is None:
+            return None
+        if self.value_at_0 != 0:
+            return False
+        slopes = (self.slope_right, self.slope_left)
+        if any(s is not None and s != 0 for s in slopes):
+            return False
+        if any(s is None for s in slopes):
+            return None
+        return True
+
+    @property
+    def continuous_at_0(self) -> bool | None:
+        if self.value_at_0 is None:
+            return None
+        limits = (self.limit_right, self.limit_left)
+        if any(lim is not None and lim != self.value_at_0 for lim in limits):
+            return False
+        if any(lim is None for lim in limits):
+            return None
+        return True
+
+    @property
+    def even(self) -> bool | None:
+        if self.odd_coefficient is not None:
+            return self.odd_coefficient == 0
+        return None if self.odd_proved is None else False
+
+
+def _real_on_samples(expr: sp.Expr) -> bool:
+    for sign in (1, -1):
+        half = _restrict(expr, sign)
+        for point in _SAMPLES:
+            value = _numeric(half, point)
+            if value is not None and not _is_small(sp.im(value), sp.re(value)):
+                return False
+    return True
+
+
+@functools.lru_cache(maxsize=4096)
+def scalar_facts(expr: sp.Expr) -> ScalarFacts:
+    """Compute :class:`ScalarFacts` for ``expr`` in ``z`` (cached: the computation is pure)."""
+    value0 = expr.subs(Z, 0)
+    empty = dict(value_at_0=None, slope_right=None, slope_left=None, limit_right=None,
+                 limit_left=None, degree=None, zero_function=False, odd_coefficient=None,
+                 odd_part=sp.Integer(0), odd_proved=None)
+    if not _real_on_samples(expr):
+        return ScalarFacts(expr, "it is not real-valued on all of ℝ (complex values at sample "
+                                 "points)", **empty)
+    if not _finite_real(value0):
+        return ScalarFacts(expr, f"the formula is undefined at z = 0 (SymPy gives {value0}); "
+                                 "an activation must be a function ℝ → ℝ", **empty)
+    right, left = _restrict(expr, 1), _restrict(expr, -1)
+    degrees = (_half_degree(right), _half_degree(left))
+    zero_function = degrees == ("zero", "zero") and value0 == 0
+    numeric = [d for d in degrees if d != "zero"]
+    degree = None
+    if None not in degrees and numeric and all(d == numeric[0] for d in numeric):
+        k = numeric[0]
+        if value0 == 0 or k == 0:  # f(t·0) = t^k f(0) forces f(0) = 0 unless k = 0
+            degree = k
+    c, odd, proved = _odd_coefficient(expr)
+    return ScalarFacts(
+        expr=expr,
+        problem=None,
+        value_at_0=value0,
+        slope_right=_slope_at_0(right, value0),
+        slope_left=(None if (s := _slope_at_0(left, value0)) is None else -s),
+        limit_right=_limit_at_0(right),
+        limit_left=_limit_at_0(left),
+        degree=degree,
+        zero_function=zero_function,
+        odd_coefficient=c,
+        odd_part=odd,
+        odd_proved=proved,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Arguments and verdict
+# --------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Argument:
+    """One applicable argument, with the reasons (computed facts) it rests on."""
+
+    name: str
+    reasons: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The analysis of one family: facts, applicable arguments, verdict and reasons."""
+
+    family: Family
+    facts: ScalarFacts
+    arguments: tuple[Argument, ...]
+    verdict: str
+    necessity_proven: bool | None
+    reasons: tuple[str, ...]
+    same_as: str | None = None     # catalog family with the same function, if any
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def argument_names(self) -> list[str]:
+        return [a.name for a in self.arguments]
+
+    def argument(self, name: str) -> Argument | None:
+        return next((a for a in self.arguments if a.name == name), None)
+
+    @property
+    def block_degree(self) -> sp.Expr | None:
+        """Homogeneity degree of the whole block (gated: degree of g plus one)."""
+        k = self.facts.degree
+        if k is None:
+            return None
+        return k + 1 if self.family.gated else k
+
+    def to_dict(self) -> dict:
+        """JSON-ready dictionary (numbers as int/float, exact values as strings in ``exact``)."""
+        f = self.facts
+        data = {
+            "name": self.family.name,
+            "display": self.family.display,
+            "expression": str(self.family.expr),
+            "gated": self.family.gated,
+            "verdict": self.verdict,
+            "arguments": self.argument_names,
+            "argument_reasons": {a.name: list(a.reasons) for a in self.arguments},
+            "homogeneity_degree": _number(self.block_degree),
+            "odd_coefficient": None if self.family.gated else _number(f.odd_coefficient),
+            "value_at_0": _number(f.value_at_0),
+            "slope_at_0": {"right": _number(f.slope_right), "left": _number(f.slope_left)},
+            "flat_at_0": f.flat_at_0,
+            "even": None if self.family.gated else f.even,
+            "necessity_proven": self.necessity_proven,
+            "same_as": self.same_as,
+            "reasons": list(self.reasons),
+            "exact": {
+                "homogeneity_degree": _exact(self.block_degree),
+                "odd_coefficient": None if self.family.gated else _exact(f.odd_coefficient),
+                "value_at_0": _exact(f.value_at_0),
+                "slope_right": _exact(f.slope_right),
+                "slope_left": _exact(f.slope_left),
+            },
+            "source": self.family.source,
+        }
+        if self.family.gated:
+            data["gate"] = {
+                "value_at_0": _number(f.value_at_0),
+                "continuous_at_0": f.continuous_at_0,
+                "homogeneity_degree": _number(f.degree),
+                "block_degree": _number(self.block_degree),
+            }
+        return data
+
+
+def _number(value: sp.Expr | None) -> int | float | None:
+    if value is None:
+        return None
+    if value.is_Integer:
+        return int(value)
+    return float(value)
+
+
+def _exact(value: sp.Expr | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _fmt(value: sp.Expr | None) -> str:
+    return "unknown" if value is None else sp.sstr(value)
+
+
+def _degree_argument(family: Family, facts: ScalarFacts) -> tuple[Argument | None, str]:
+    k = facts.degree
+    what = "g" if family.gated else "σ"
+    if k is None:
+        if facts.zero_function:
+            return None, f"{what} ≡ 0 is homogeneous of every degree (no single degree reported)"
+        return None, (f"{what} is not positively homogeneous: on z = p or z = −p (p > 0) it is "
+                      "not of the form C·p^k with one k")
+    if family.gated:
+        block = k + 1
+        if block == 1:
+            return None, (f"g is positively homogeneous of degree {_fmt(k)}, so the block has "
+                          "degree 1 — the same as the skip; the degree argument does not apply")
+        return Argument(DEGREE, (
+            f"g(t·z) = t^{_fmt(k)}·g(z) for all t > 0 (SymPy: g(p) and g(−p) are constant "
+            f"multiples of p^{_fmt(k)})",
+            f"so the gated block is positively homogeneous of degree {_fmt(k)} + 1 = "
+            f"{_fmt(block)} ≠ 1, while the skip A x has degree 1: comparing x with 2·x forces "
+            "A = 0 (paper Prop 5)",
+        )), ""
+    if k == 1:
+        return None, ("σ is positively homogeneous of degree 1 — the same as the skip; the "
+                      "degree argument does not apply")
+    return Argument(DEGREE, (
+        f"σ(t·z) = t^{_fmt(k)}·σ(z) for all t > 0 (SymPy: σ(p) and σ(−p) are constant multiples "
+        f"of p^{_fmt(k)})",
+        f"so the block is positively homogeneous of degree {_fmt(k)} ≠ 1, while the skip A x "
+        "has degree 1: comparing x with 2·x forces A = 0 (paper Prop 5)",
+    )), ""
+
+
+def _linearisation_argument(family: Family, facts: ScalarFacts) -> tuple[Argument | None, str]:
+    if family.gated:
+        value, continuous = facts.value_at_0, facts.continuous_at_0
+        if value != 0:
+            return None, f"g(0) = {_fmt(value)} ≠ 0, so the gated block is linear at 0, not o(|x|)"
+        if continuous is not True:
+            state = "unknown" if continuous is None else "false"
+            return None, f"g(0) = 0 but continuity of g at 0 is {state}"
+        return Argument(LINEARISATION, (
+            f"g(0) = 0 and g is continuous at 0 (one-sided limits {_fmt(facts.limit_left)} and "
+            f"{_fmt(facts.limit_right)})",
+            "so each hidden unit g(W_gate x)·(W_val x) is o(|x|) and every gated block of this "
+            "kind is o(|x|) at 0, while x + block(x) has derivative I there (paper Prop 6, "
+            "generalised: continuity of g at 0 replaces differentiability)",
+        )), ""
+    flat = facts.flat_at_0
+    if flat is True:
+        return Argument(LINEARISATION, (
+            f"σ(0) = 0 and both one-sided slopes at 0 are 0 (right {_fmt(facts.slope_right)}, "
+            f"left {_fmt(facts.slope_left)}), i.e. σ(z) = o(z) at 0",
+            "so every block W_down σ(W_up x) is o(|x|) at 0, while x + block(x) is not "
+            "(linearisation at the origin, paper Prop 6 in its ungated form)",
+        )), ""
+    if flat is None:
+        return None, (f"flatness of σ at 0 is unknown: σ(0) = {_fmt(facts.value_at_0)}, slopes "
+                      f"right {_fmt(facts.slope_right)}, left {_fmt(facts.slope_left)}")
+    return None, (f"σ is not flat at 0: σ(0) = {_fmt(facts.value_at_0)}, slopes right "
+                  f"{_fmt(facts.slope_right)}, left {_fmt(facts.slope_left)}")
+
+
+def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument], str]:
+    if family.gated:
+        return [], "parity arguments are for ungated blocks only"
+    c = facts.odd_coefficient
+    if c is None:
+        if facts.odd_proved is None:
+            return [], ("σ(z) − σ(−z) could not be decided: it matches c·z at the sample points "
+                        "or SymPy could not evaluate it, but no identity was proved")
+        return [], (f"σ(z) − σ(−z) = {sp.sstr(facts.odd_part.subs(P, Z))} for z > 0 is not a "
+                    "constant multiple of z")
+    if c == 0:
+        return [Argument(EVEN_PARITY, (
+            "σ(−z) = σ(z) for all z (SymPy: σ(p) − σ(−p) simplifies to 0)",
+            "so every block is even in x, and x + block(x) = block'(x) at x and −x gives "
+            "2x = 0: never absorbable for d ≥ 1",
+        ))], ""
+    return [Argument(ODD_LINEAR_PARITY, (
+        f"σ(z) − σ(−z) = {_fmt(c)}·z for all z (SymPy)",
+        f"so negating the rows of W_up in an index set S turns units into linear terms: the "
+        f"skip is absorbed whenever W_down[:,S] W_up[S,:] = −(1/{_fmt(c)})·I_d "
+        "(sufficient for every such σ; paper Thm 8/10 'if' direction)",
+    ))], ""
+
+
+def _catalog_twin(expr: sp.Expr, gated: bool) -> str | None:
+    """Name of a catalog family with the same function (same gatedness), if any."""
+    for family in CATALOG:
+        if family.gated != gated:
+            continue
+        if family.expr == expr:
+            return family.name
+        if all(zero_test(_restrict(expr - family.expr, s)) is True for s in (1, -1)):
+            return family.name
+    return None
+
+
+@functools.lru_cache(maxsize=1024)
+def analyse(family: Family) -> Analysis:
+    """Analyse a family: which arguments apply, the verdict, and the reasons (cached)."""
+    facts = scalar_facts(family.expr)
+    if facts.problem is not None:
+        return Analysis(family, facts, (), UNDETERMINED, None, (
+            f"undetermined: {family.role} = {family.expr}: {facts.problem}",))
+
+    arguments: list[Argument] = []
+    not_applying: list[str] = []
+    for build in (_degree_argument, _linearisation_argument):
+        argument, why_not = build(family, facts)
+        if argument is not None:
+            arguments.append(argument)
+        else:
+            not_applying.append(why_not)
+    parity, why_not = _parity_arguments(family, facts)
+    arguments.extend(parity)
+    if not parity:
+        not_applying.append(why_not)
+
+    names = {a.name for a in arguments}
+    same_as = None
+    if not family.necessity_proven and family.name not in {f.name for f in CATALOG}:
+        same_as = _catalog_twin(family.expr, family.gated)
+    twin = next((f for f in CATALOG if f.name == same_as), None)
+
+    if names & set(NEVER_ARGUMENTS):
+        verdict = NEVER
+        used = ", ".join(a.name for a in arguments if a.name in NEVER_ARGUMENTS)
+        reasons = [f"never: the skip cannot be absorbed for any weights ({used})"]
+        necessity = None
+    elif ODD_LINEAR_PARITY in names:
+        verdict = CONDITIONAL
+        c = facts.odd_coefficient
+        necessity = family.necessity_proven or bool(twin and twin.necessity_proven)
+        reasons = [f"conditional: absorbable when some S has W_down[:,S] W_up[S,:] = "
+                   f"−(1/{_fmt(c)})·I_d"]
+        if necessity:
+            who = family.name if family.necessity_proven else f"{same_as} (same function)"
+            reasons.append(f"necessity is proven for {who} by the paper (Thm 8 for ReLU, Thm 10 "
+                           "for GELU), for nondegenerate weights and d ≥ 2; the condition is "
+                           "non-generic (Cor 11)")
+        else:
+            reasons.append("necessity is not proven for this activation: the condition is "
+                           "sufficient, but other absorbing blocks may exist")
+    else:
+        verdict = UNDETERMINED
+        necessity = None
+        reasons = ["undetermined: none of the four arguments applies; this tool cannot say "
+                   "whether the skip can be absorbed"]
+    reasons.extend(r for a in arguments for r in a.reasons)
+    reasons.extend(f"not used: {r}" for r in not_applying if r)
+    return Analysis(family, facts, tuple(arguments), verdict, necessity, tuple(reasons),
+                    same_as=same_as)

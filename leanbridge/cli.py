@@ -1,0 +1,178 @@
+"""The ``leanbridge`` command line (Click).
+
+Exit codes shared by every command: 0 success, 1 a check did not pass, 2 usage or input error
+(one line on stderr, never a traceback), 3 Lean toolchain not found.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+import sympy as sp
+
+from leanbridge import __version__
+from leanbridge.analysis import Analysis, analyse
+from leanbridge.expression import ExpressionError, parse_activation
+from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
+from leanbridge.lean.printer import LeanPrintError, lean_code
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_NO_TOOLCHAIN = 3
+
+
+class InputError(click.ClickException):
+    """Bad input: printed as one line ``Error: …`` on stderr, exit code 2."""
+
+    exit_code = EXIT_USAGE
+
+
+def user_family(expr_text: str, gated: bool, name: str | None) -> Family:
+    """A :class:`Family` for an expression typed by the user (raises :class:`InputError`)."""
+    try:
+        expr = parse_activation(expr_text)
+    except ExpressionError as exc:
+        raise InputError(str(exc)) from None
+    name = name or "user"
+    if name in {f.name for f in CATALOG}:
+        raise InputError(f"--name {name!r} is a catalog family; choose another name")
+    try:
+        return Family(name=name, display=name, gated=gated, expr=expr,
+                      description="typed by the user", source="user")
+    except ValueError as exc:
+        raise InputError(str(exc)) from None
+
+
+def lean_term(family: Family) -> tuple[str | None, str | None]:
+    """(Lean term, None) or (None, why it cannot be printed)."""
+    try:
+        return lean_code(family.expr), None
+    except LeanPrintError as exc:
+        return None, str(exc)
+
+
+def analysis_json(result: Analysis) -> dict:
+    data = result.to_dict()
+    term, error = lean_term(result.family)
+    data["lean_term"] = term
+    data["lean_term_error"] = error
+    data["lean_definition"] = result.family.lean_definition
+    return data
+
+
+def _yes_no(value: bool | None) -> str:
+    return {True: "yes", False: "no", None: "unknown"}[value]
+
+
+def _describe(result: Analysis) -> str:
+    family, f = result.family, result.facts
+    what = "g" if family.gated else "σ"
+    lines = [
+        f"{family.display} ({family.name}) — {family.role}: {what}(z) = {sp.sstr(family.expr)}",
+        f"  block: {family.block}",
+    ]
+    if f.problem:
+        lines.append(f"  problem: {f.problem}")
+    else:
+        lines.append(
+            f"  {what}(0) = {sp.sstr(f.value_at_0)}; slopes at 0: right "
+            f"{_fmt(f.slope_right)}, left {_fmt(f.slope_left)}; flat at 0: {_yes_no(f.flat_at_0)}"
+        )
+        if family.gated:
+            lines.append(f"  continuous at 0: {_yes_no(f.continuous_at_0)}")
+        degree = "none" if f.degree is None else sp.sstr(f.degree)
+        lines.append(f"  positive homogeneity degree of {what}: {degree}"
+                     + (f" (block degree {sp.sstr(result.block_degree)})"
+                        if family.gated and f.degree is not None else ""))
+        if not family.gated:
+            c = "no" if f.odd_coefficient is None else f"yes, c = {sp.sstr(f.odd_coefficient)}"
+            lines.append(f"  σ(z) − σ(−z) = c·z: {c}")
+    lines.append(f"verdict: {result.verdict}")
+    lines.extend(f"  - {reason}" for reason in result.reasons)
+    return "\n".join(lines)
+
+
+def _fmt(value) -> str:
+    return "unknown" if value is None else sp.sstr(value)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="leanbridge")
+def main() -> None:
+    """leanbridge: can an MLP absorb its own skip connection? (arXiv 2604.23705)
+
+    Analyses activation families symbolically (SymPy), says which of the paper's arguments
+    applies, and bridges the statements to a Lean 4 library.
+
+    Exit codes: 0 success; 1 a check did not pass; 2 usage or input error;
+    3 Lean toolchain not found.
+    """
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON array instead of a table.")
+def families(as_json: bool) -> None:
+    """List the activation catalog with each family's verdict."""
+    results = [analyse(family) for family in CATALOG]
+    if as_json:
+        rows = [{
+            "name": r.family.name, "display": r.family.display, "gated": r.family.gated,
+            "expression": str(r.family.expr), "description": r.family.description,
+            "source": r.family.source, "lean_definition": r.family.lean_definition,
+            "verdict": r.verdict, "arguments": r.argument_names,
+        } for r in results]
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    header = ("name", "family", "gated", "verdict", "arguments", "expression")
+    rows = [(r.family.name, r.family.display, "yes" if r.family.gated else "no", r.verdict,
+             ", ".join(r.argument_names) or "—", sp.sstr(r.family.expr)) for r in results]
+    widths = [max(len(str(row[i])) for row in (header, *rows)) for i in range(len(header) - 1)]
+    for row in (header, *rows):
+        cells = [str(cell).ljust(width) for cell, width in zip(row, widths)]
+        click.echo("  ".join([*cells, row[-1]]).rstrip())
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--expr", "expr_text", metavar="EXPR",
+              help="An activation in z, e.g. 'Max(z,0)**3' (SymPy syntax).")
+@click.option("--gated", is_flag=True,
+              help="EXPR is a gate g: the block is W_down (g(W_gate x) ⊙ (W_val x)).")
+@click.option("--name", "user_name", metavar="NAME",
+              help="Name for EXPR in the output (default: user).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def analyse_command(name: str | None, expr_text: str | None, gated: bool,
+                    user_name: str | None, as_json: bool) -> None:
+    """Say which argument decides absorbability for a family NAME or an --expr.
+
+    The four arguments: degree (block positively homogeneous of degree ≠ 1), linearisation
+    (block o(|x|) at 0), even_parity (σ even), odd_linear_parity (σ(z) − σ(−z) = c·z, c ≠ 0).
+    Verdicts: never, conditional (absorbable iff/if an index-set condition holds),
+    undetermined (no argument applies).
+    """
+    if (name is None) == (expr_text is None):
+        raise InputError("give either a family NAME or --expr EXPR (see 'leanbridge families')")
+    if name is not None and (gated or user_name):
+        raise InputError("--gated and --name apply to --expr only")
+    if name is not None:
+        try:
+            family = get_family(name)
+        except UnknownFamilyError as exc:
+            raise InputError(str(exc)) from None
+    else:
+        family = user_family(expr_text, gated, user_name)
+    result = analyse(family)
+    if as_json:
+        click.echo(json.dumps(analysis_json(result), indent=2, ensure_ascii=False))
+    else:
+        click.echo(_describe(result))
+
+
+main.add_command(analyse_command, name="analyse")
+
+
+def run() -> None:  # pragma: no cover - console entry point
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Parse an activation a user typed (``"Max(z,0)**3"``) into an exact SymPy expression in ``z``.
+
+The text is read by SymPy's parser with a closed vocabulary: the variable ``z``, the functions
+below and the constants ``pi`` and ``E``. Decimal literals become exact rationals
+(``0.01`` → ``1/100``). Anything else is an :class:`ExpressionError` with a one-line message:
+an empty string, a syntax error, an unknown function, a free symbol other than ``z``.
+"""
+
+from __future__ import annotations
+
+import tokenize
+
+import sympy as sp
+from sympy.core.function import AppliedUndef
+from sympy.parsing.sympy_parser import (
+    auto_number,
+    auto_symbol,
+    convert_xor,
+    factorial_notation,
+    parse_expr,
+    rationalize,
+)
+
+from leanbridge.families import Z
+from leanbridge.functions import sigmoid
+
+#: Names a user may write, and what they mean.
+VOCABULARY: dict[str, object] = {
+    "z": Z,
+    "Max": sp.Max, "max": sp.Max,
+    "Min": sp.Min, "min": sp.Min,
+    "Abs": sp.Abs, "abs": sp.Abs,
+    "exp": sp.exp, "log": sp.log, "sqrt": sp.sqrt,
+    "tanh": sp.tanh, "sinh": sp.sinh, "cosh": sp.cosh,
+    "sin": sp.sin, "cos": sp.cos, "atan": sp.atan,
+    "erf": sp.erf, "sigmoid": sigmoid,
+    "Piecewise": sp.Piecewise, "Heaviside": sp.Heaviside, "sign": sp.sign,
+    "Rational": sp.Rational, "Integer": sp.Integer,
+    "pi": sp.pi, "E": sp.E,
+    "True": sp.true, "False": sp.false,
+    "And": sp.And, "Or": sp.Or, "Not": sp.Not,
+}
+
+_TRANSFORMATIONS = (auto_symbol, auto_number, rationalize, factorial_notation, convert_xor)
+_FORBIDDEN = ("__", "lambda", "import", ";", "\n")
+
+
+class ExpressionError(ValueError):
+    """The text is not an activation we can read."""
+
+
+def parse_activation(text: str) -> sp.Expr:
+    """Parse ``text`` into a real SymPy expression whose only free symbol is ``z``."""
+    source = text.strip()
+    if not source:
+        raise ExpressionError("empty expression: give an activation in z, e.g. 'Max(z, 0)**2'")
+    for bad in _FORBIDDEN:
+        if bad in source:
+            raise ExpressionError(f"cannot parse {text!r}: {bad!r} is not allowed in an expression")
+    try:
+        expr = parse_expr(
+            source,
+            local_dict=dict(VOCABULARY),
+            global_dict={"Symbol": sp.Symbol, "Integer": sp.Integer, "Float": sp.Float,
+                         "Rational": sp.Rational, "Function": sp.Function},
+            transformations=_TRANSFORMATIONS,
+            evaluate=True,
+        )
+    except (SyntaxError, tokenize.TokenError) as exc:
+        raise ExpressionError(f"cannot parse {text!r}: syntax error") from exc
+    except (TypeError, ValueError, AttributeError, NameError, ZeroDivisionError) as exc:
+        raise ExpressionError(f"cannot parse {text!r}: {exc}") from exc
+    if not isinstance(expr, sp.Expr):
+        raise ExpressionError(
+            f"cannot use {text!r}: it is a {type(expr).__name__}, not a real-valued expression"
+        )
+    unknown = sorted({type(node).__name__ for node in expr.atoms(AppliedUndef)})
+    if unknown:
+        raise ExpressionError(
+            f"unknown function(s) {', '.join(unknown)} in {text!r}; known: "
+            + ", ".join(sorted(k for k, v in VOCABULARY.items() if callable(v) and k[0].islower()))
+        )
+    others = sorted(str(s) for s in expr.free_symbols if s != Z)
+    if others:
+        raise ExpressionError(
+            f"free symbol(s) {', '.join(others)} in {text!r}: an activation has the one variable z"
+        )
+    if expr.has(sp.I) or expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
+        raise ExpressionError(f"cannot use {text!r}: it is not a finite real expression")
+    return expr
