@@ -1,0 +1,30 @@
+import SkipAbsorption.Defs
+import SkipAbsorption.Asymptotics
+import SkipAbsorption.Reduction
+import SkipAbsorption.Degree
+import SkipAbsorption.Linearisation
+import SkipAbsorption.Depth
+import SkipAbsorption.Parity
+import SkipAbsorption.Gaussian
+import SkipAbsorption.Activations
+import SkipAbsorption.Audit
+
+/-!
+# SkipAbsorption
+
+Lean 4 / Mathlib formalisation of results of arXiv 2604.23705, "Can an MLP absorb its own
+skip connection?" (Mijoski, Karbevski). This root file imports every library file:
+
+* `Defs`: `mlp`, `gatedMlp`, `Absorbable`, `GatedAbsorbable`;
+* `Asymptotics`: helper lemmas on `=O[𝓝 0]` / `=o[𝓝 0]`;
+* `Reduction`: paper Lemma 4 (an invertible skip reduces to the identity skip);
+* `Degree`: paper Proposition 5 (homogeneous blocks of degree `k ≠ 1`);
+* `Linearisation`: paper Proposition 6, generalised (gates tending to `0`, activations `o(z)`);
+* `Depth`: paper Corollary 7 (stacks of residual blocks);
+* `Parity`: even activations, and the sufficiency half of paper Theorems 8/10;
+* `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
+* `Audit`: `#print axioms` for every theorem.
+
+The generated per-family files (`SkipAbsorption/Families/`) are not imported here yet;
+`import SkipAbsorption.Families` is added once the generator writes them.
+-/

@@ -1,0 +1,55 @@
+import Mathlib
+
+/-!
+# Symmetry of the standard Gaussian CDF
+
+`cdf_gaussianReal_neg`: `Φ (-z) = 1 - Φ z` for `Φ = cdf (gaussianReal 0 1)`, the standard
+normal cumulative distribution function. This is the premise behind the GELU identity
+`gelu z - gelu (-z) = z` (paper Theorem 10 uses GELU).
+
+Route (Mathlib has no `erf` and no lemma for this symmetry):
+(a) the law is invariant under `x ↦ -x` (`gaussianReal_map_neg`);
+(b) it has no atom at `-z`, because it is absolutely continuous w.r.t. Lebesgue measure;
+(c) `P(X ≥ -z) = P(X ≤ z)`; (d) `P(X > -z) = P(X ≥ -z)`; (e) `P(X > -z) = 1 - Φ(-z)`.
+
+This file imports all of Mathlib because the module holding `Ioi_ae_eq_Ici'` moved between
+Mathlib versions; the lemma lives in its own file so that a failure here blocks only GELU.
+-/
+
+open MeasureTheory ProbabilityTheory
+
+namespace SkipAbsorption
+
+/-- The standard Gaussian CDF is symmetric: `Φ (-z) = 1 - Φ z`. -/
+theorem cdf_gaussianReal_neg (z : ℝ) :
+    cdf (gaussianReal 0 1) (-z) = 1 - cdf (gaussianReal 0 1) z := by
+  -- (a) the law is symmetric
+  have hmap : (gaussianReal 0 1).map (fun x : ℝ => -x) = gaussianReal 0 1 := by
+    rw [gaussianReal_map_neg, neg_zero]
+  -- (b) no atom at `-z`
+  have hac : gaussianReal 0 1 ≪ volume := gaussianReal_absolutelyContinuous 0 one_ne_zero
+  have hatom : gaussianReal 0 1 {-z} = 0 := hac (Real.volume_singleton (a := -z))
+  -- (c) `P(X ≥ -z) = P(X ≤ z)`
+  have hmeas : Measurable (fun x : ℝ => -x) := by fun_prop
+  have hpre : (fun x : ℝ => -x) ⁻¹' Set.Ici (-z) = Set.Iic z := by
+    ext x
+    simp only [Set.mem_preimage, Set.mem_Ici, Set.mem_Iic]
+    constructor
+    · intro h
+      linarith
+    · intro h
+      linarith
+  have hIci : (gaussianReal 0 1).real (Set.Ici (-z)) = (gaussianReal 0 1).real (Set.Iic z) := by
+    rw [← hpre, ← map_measureReal_apply hmeas measurableSet_Ici, hmap]
+  -- (d) `P(X > -z) = P(X ≥ -z)`
+  have hIoi : (gaussianReal 0 1).real (Set.Ioi (-z)) = (gaussianReal 0 1).real (Set.Ici (-z)) :=
+    measureReal_congr (Ioi_ae_eq_Ici' hatom)
+  -- (e) `P(X > -z) = 1 - Φ(-z)`
+  have hcompl : (gaussianReal 0 1).real (Set.Ioi (-z)) = 1 - cdf (gaussianReal 0 1) (-z) := by
+    rw [← Set.compl_Iic, probReal_compl_eq_one_sub measurableSet_Iic,
+      cdf_eq_real (gaussianReal 0 1) (-z)]
+  have hz : cdf (gaussianReal 0 1) z = (gaussianReal 0 1).real (Set.Iic z) :=
+    cdf_eq_real (gaussianReal 0 1) z
+  linarith
+
+end SkipAbsorption

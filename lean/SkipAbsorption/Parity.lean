@@ -1,0 +1,118 @@
+import SkipAbsorption.Asymptotics
+import Mathlib.Tactic.Abel
+import Mathlib.Tactic.Linarith
+import Mathlib.Tactic.Ring
+
+/-!
+# Parity: even activations, and the S-condition (paper Theorems 8/10, "if" direction)
+
+* `not_absorbable_of_even`: if `σ` is even, `mlp σ W U (-x) = mlp σ W U x` for every block,
+  so `x + mlp(x) = mlp'(x)` at `x` and at `-x` forces `2 x = 0`; impossible for `d ≥ 1`.
+  `not_absorbable_of_even_of_ne_zero` is the same for any nonzero skip `A`.
+* `absorbable_of_sCondition` (sufficiency in paper Theorems 8 and 10, which hold for all
+  weights): if `σ z - σ (-z) = c z` with `c ≠ 0` (ReLU, GELU, SiLU have `c = 1`) and some
+  `S ⊆ {1..n}` satisfies `Wd[:,S] Wu[S,:] = -(1/c) I`, written with the 0/1 diagonal
+  selector `Wd * diagonal 1_S * Wu = -(c⁻¹) • 1`, then the identity skip is absorbed. The
+  witness keeps `Wd` and negates the rows of `Wu` indexed by `S`.
+
+The necessity direction of Theorems 8/10 and the rank bound `d ≤ |S|` are not formalised.
+-/
+
+open Matrix
+
+namespace SkipAbsorption
+
+variable {d n : ℕ}
+
+/-- With an even activation every block is an even function of its input. -/
+theorem mlp_neg_of_even {σ : ℝ → ℝ} (hσ : ∀ z, σ (-z) = σ z)
+    (W : Matrix (Fin d) (Fin n) ℝ) (U : Matrix (Fin n) (Fin d) ℝ) (x : Fin d → ℝ) :
+    mlp σ W U (-x) = mlp σ W U x := by
+  have hin : σ ∘ (U *ᵥ (-x)) = σ ∘ (U *ᵥ x) := by
+    funext i
+    simp only [Function.comp_apply, Matrix.mulVec_neg, Pi.neg_apply, hσ]
+  unfold mlp
+  rw [hin]
+
+/-- **Even activations never absorb the identity skip** (for `d ≥ 1`, all weights). -/
+theorem not_absorbable_of_even {σ : ℝ → ℝ} (hσ : ∀ z, σ (-z) = σ z) (hd : 0 < d)
+    (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) :
+    ¬ Absorbable σ 1 Wd Wu := by
+  intro hab
+  unfold Absorbable at hab
+  obtain ⟨Vd, Vu, h⟩ := hab
+  have h1 := h (fun _ : Fin d => (1 : ℝ))
+  have h2 := h (-(fun _ : Fin d => (1 : ℝ)))
+  rw [mlp_neg_of_even hσ, mlp_neg_of_even hσ, Matrix.one_mulVec] at h2
+  rw [Matrix.one_mulVec] at h1
+  -- h1 :  1 + mlp(1) = mlp'(1),  h2 : -1 + mlp(1) = mlp'(1)   (coordinatewise)
+  have e1 := congrFun h1 ⟨0, hd⟩
+  have e2 := congrFun h2 ⟨0, hd⟩
+  simp only [Pi.add_apply, Pi.neg_apply] at e1 e2
+  linarith
+
+/-- Even activations never absorb any nonzero skip `A`. -/
+theorem not_absorbable_of_even_of_ne_zero {σ : ℝ → ℝ} (hσ : ∀ z, σ (-z) = σ z)
+    {A : Matrix (Fin d) (Fin d) ℝ} (hA : A ≠ 0)
+    (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) :
+    ¬ Absorbable σ A Wd Wu := by
+  intro hab
+  unfold Absorbable at hab
+  obtain ⟨Vd, Vu, h⟩ := hab
+  apply hA
+  rw [Matrix.ext_iff_mulVec]
+  intro x
+  rw [Matrix.zero_mulVec]
+  have h1 := h x
+  have h2 := h (-x)
+  rw [mlp_neg_of_even hσ, mlp_neg_of_even hσ, Matrix.mulVec_neg] at h2
+  -- h1 : A x + mlp(x) = mlp'(x),  h2 : -(A x) + mlp(x) = mlp'(x)
+  funext i
+  have e1 := congrFun h1 i
+  have e2 := congrFun h2 i
+  simp only [Pi.add_apply, Pi.neg_apply] at e1 e2
+  show (A *ᵥ x) i = 0
+  linarith
+
+/-- **Paper Theorems 8/10, sufficiency (for all weights).** If `σ z - σ (-z) = c z` with
+`c ≠ 0` and `Wd * diagonal 1_S * Wu = -(c⁻¹) • 1`, the identity skip is absorbed: keep `Wd`
+and negate the rows of `Wu` indexed by `S`. -/
+theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
+    (hσ : ∀ z, σ z - σ (-z) = c * z)
+    (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) (S : Finset (Fin n))
+    (hS : Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu
+      = -(c⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :
+    Absorbable σ 1 Wd Wu := by
+  unfold Absorbable
+  refine ⟨Wd, Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu, fun x => ?_⟩
+  -- hidden layer of the new block = old hidden layer - c • (selected pre-activations)
+  have key : σ ∘ ((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x)
+      = σ ∘ (Wu *ᵥ x)
+        - c • (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) := by
+    funext i
+    rw [← Matrix.mulVec_mulVec]
+    simp only [Function.comp_apply, Pi.sub_apply, Pi.smul_apply, smul_eq_mul,
+      Matrix.mulVec_diagonal]
+    by_cases hi : i ∈ S
+    · rw [if_pos hi, if_pos hi]
+      have e1 : (-1 : ℝ) * (Wu *ᵥ x) i = -((Wu *ᵥ x) i) := by ring
+      have e2 : (1 : ℝ) * (Wu *ᵥ x) i = (Wu *ᵥ x) i := by ring
+      rw [e1, e2]
+      linarith [hσ ((Wu *ᵥ x) i)]
+    · rw [if_neg hi, if_neg hi]
+      have e1 : (1 : ℝ) * (Wu *ᵥ x) i = (Wu *ᵥ x) i := by ring
+      have e2 : c * ((0 : ℝ) * (Wu *ᵥ x) i) = 0 := by ring
+      rw [e1, e2, sub_zero]
+  -- the linear part produced by the sign flips is exactly `-x`
+  have hlin : c • (Wd *ᵥ (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)
+      *ᵥ (Wu *ᵥ x))) = -x := by
+    rw [Matrix.mulVec_mulVec, Matrix.mulVec_mulVec, hS, Matrix.smul_mulVec, Matrix.one_mulVec,
+      smul_smul]
+    have hc' : c * -(c⁻¹) = -1 := by
+      rw [mul_neg, mul_inv_cancel₀ hc]
+    rw [hc', neg_smul, one_smul]
+  unfold mlp
+  rw [key, Matrix.mulVec_sub, Matrix.mulVec_smul, hlin, Matrix.one_mulVec]
+  abel
+
+end SkipAbsorption

@@ -1,0 +1,87 @@
+import SkipAbsorption.Defs
+import Mathlib.LinearAlgebra.Matrix.NonsingularInverse
+
+/-!
+# Reduction of an invertible linear skip to the identity skip (paper Lemma 4)
+
+For an invertible skip matrix `A` (`IsUnit A.det`):
+
+* `absorbable_iff_of_isUnit_det`:
+  `Absorbable σ A Wd Wu ↔ Absorbable σ 1 (A⁻¹ * Wd) Wu`;
+* `gatedAbsorbable_iff_of_isUnit_det`: the same for gated blocks.
+
+Proof idea: `A x + Wd σ(Wu x) = A (x + A⁻¹ Wd σ(Wu x))`, and left-multiplying any block by a
+matrix `B` only changes its down-projection (`mulVec_mlp`, `absorbable_mul_left`).
+-/
+
+open Matrix
+
+namespace SkipAbsorption
+
+variable {d n : ℕ}
+
+/-- Left-multiplying an ungated block by `B` only changes its down-projection. -/
+theorem mulVec_mlp (σ : ℝ → ℝ) (B : Matrix (Fin d) (Fin d) ℝ) (W : Matrix (Fin d) (Fin n) ℝ)
+    (U : Matrix (Fin n) (Fin d) ℝ) (x : Fin d → ℝ) :
+    B *ᵥ mlp σ W U x = mlp σ (B * W) U x := by
+  unfold mlp
+  exact Matrix.mulVec_mulVec _ _ _
+
+/-- Left-multiplying a gated block by `B` only changes its down-projection. -/
+theorem mulVec_gatedMlp (g : ℝ → ℝ) (B : Matrix (Fin d) (Fin d) ℝ)
+    (W : Matrix (Fin d) (Fin n) ℝ) (Wg Wv : Matrix (Fin n) (Fin d) ℝ) (x : Fin d → ℝ) :
+    B *ᵥ gatedMlp g W Wg Wv x = gatedMlp g (B * W) Wg Wv x := by
+  unfold gatedMlp
+  exact Matrix.mulVec_mulVec _ _ _
+
+/-- If the skip `A` is absorbable for `(Wd, Wu)`, then `B * A` is absorbable for `(B * Wd, Wu)`. -/
+theorem absorbable_mul_left {σ : ℝ → ℝ} {A : Matrix (Fin d) (Fin d) ℝ}
+    {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
+    (B : Matrix (Fin d) (Fin d) ℝ) (h : Absorbable σ A Wd Wu) :
+    Absorbable σ (B * A) (B * Wd) Wu := by
+  unfold Absorbable at h ⊢
+  obtain ⟨Vd, Vu, hV⟩ := h
+  refine ⟨B * Vd, Vu, fun x => ?_⟩
+  -- goal: (B * A) *ᵥ x + mlp σ (B * Wd) Wu x = mlp σ (B * Vd) Vu x
+  rw [← mulVec_mlp, ← mulVec_mlp, ← Matrix.mulVec_mulVec, ← Matrix.mulVec_add, hV x]
+
+/-- Gated twin of `absorbable_mul_left`. -/
+theorem gatedAbsorbable_mul_left {g : ℝ → ℝ} {A : Matrix (Fin d) (Fin d) ℝ}
+    {Wd : Matrix (Fin d) (Fin n) ℝ} {Wg Wv : Matrix (Fin n) (Fin d) ℝ}
+    (B : Matrix (Fin d) (Fin d) ℝ) (h : GatedAbsorbable g A Wd Wg Wv) :
+    GatedAbsorbable g (B * A) (B * Wd) Wg Wv := by
+  unfold GatedAbsorbable at h ⊢
+  obtain ⟨Vd, Vg, Vv, hV⟩ := h
+  refine ⟨B * Vd, Vg, Vv, fun x => ?_⟩
+  rw [← mulVec_gatedMlp, ← mulVec_gatedMlp, ← Matrix.mulVec_mulVec, ← Matrix.mulVec_add, hV x]
+
+/-- **Paper Lemma 4.** An invertible linear skip `A` is absorbable iff the identity skip is
+absorbable for the block with down-projection `A⁻¹ * Wd`. -/
+theorem absorbable_iff_of_isUnit_det (σ : ℝ → ℝ) {A : Matrix (Fin d) (Fin d) ℝ}
+    (hA : IsUnit A.det) (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) :
+    Absorbable σ A Wd Wu ↔ Absorbable σ 1 (A⁻¹ * Wd) Wu := by
+  constructor
+  · intro h
+    have h' := absorbable_mul_left A⁻¹ h
+    rw [Matrix.nonsing_inv_mul A hA] at h'
+    exact h'
+  · intro h
+    have h' := absorbable_mul_left A h
+    rw [Matrix.mul_one, ← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul] at h'
+    exact h'
+
+/-- **Paper Lemma 4, gated version.** -/
+theorem gatedAbsorbable_iff_of_isUnit_det (g : ℝ → ℝ) {A : Matrix (Fin d) (Fin d) ℝ}
+    (hA : IsUnit A.det) (Wd : Matrix (Fin d) (Fin n) ℝ) (Wg Wv : Matrix (Fin n) (Fin d) ℝ) :
+    GatedAbsorbable g A Wd Wg Wv ↔ GatedAbsorbable g 1 (A⁻¹ * Wd) Wg Wv := by
+  constructor
+  · intro h
+    have h' := gatedAbsorbable_mul_left A⁻¹ h
+    rw [Matrix.nonsing_inv_mul A hA] at h'
+    exact h'
+  · intro h
+    have h' := gatedAbsorbable_mul_left A h
+    rw [Matrix.mul_one, ← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul] at h'
+    exact h'
+
+end SkipAbsorption
