@@ -26,9 +26,16 @@ from dataclasses import dataclass, field
 import sympy as sp
 
 from leanbridge.families import CATALOG, Z, Family
-
-#: A positive variable: σ restricted to the half-lines is σ(p) and σ(−p).
-P = sp.Symbol("p", positive=True)
+from leanbridge.halfline import (
+    P,
+    finite_real,
+    jet_at_0,
+    linear_coefficient,
+    power_law,
+    real_on_samples,
+    restrict,
+    zero_test,
+)
 
 #: Argument names, in the order they are reported.
 DEGREE = "degree"
@@ -43,168 +50,6 @@ NEVER = "never"
 CONDITIONAL = "conditional"
 UNDETERMINED = "undetermined"
 VERDICTS = (NEVER, CONDITIONAL, UNDETERMINED)
-
-#: Exact sample points (p > 0) for numeric refutation; irregular on purpose.
-_SAMPLES = (sp.Rational(1, 7), sp.Rational(1, 2), sp.Integer(1), sp.Rational(13, 7),
-            sp.Rational(7, 2))
-_DIGITS = 30
-_TOLERANCE = sp.Float("1e-20", _DIGITS)
-
-#: Nodes that are not smooth where their argument vanishes: no shortcut through them.
-_NONSMOOTH = (sp.Max, sp.Min, sp.Abs, sp.Piecewise, sp.Heaviside, sp.sign, sp.floor,
-              sp.ceiling)
-
-
-# --------------------------------------------------------------------------------------------
-# Small symbolic primitives (pure functions of SymPy expressions in P)
-# --------------------------------------------------------------------------------------------
-
-def _restrict(expr: sp.Expr, sign: int) -> sp.Expr:
-    """σ on a half-line: σ(p) for ``sign=1``, σ(−p) for ``sign=-1`` (p > 0)."""
-    return expr.subs(Z, sign * P)
-
-
-def _finite_real(value: sp.Expr) -> bool:
-    return bool(value.is_number and value.is_finite and value.is_real is not False
-                and not value.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.AccumBounds))
-
-
-def _numeric(expr: sp.Expr, point: sp.Expr) -> sp.Expr | None:
-    """``expr`` at ``P = point`` to 30 digits, or None if SymPy cannot make a number of it."""
-    try:
-        value = sp.sympify(expr).evalf(_DIGITS, subs={P: point})
-    except (TypeError, ValueError, ZeroDivisionError, ArithmeticError):
-        return None
-    if not value.is_number or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo):
-        return None
-    return value
-
-
-def _is_small(value: sp.Expr, scale: sp.Expr = sp.Integer(1)) -> bool:
-    return bool(abs(value) <= _TOLERANCE * (1 + abs(scale)))
-
-
-def zero_test(expr: sp.Expr) -> bool | None:
-    """Is ``expr`` (in P) identically 0 for p > 0?
-
-    ``False`` when a sample point refutes it, ``True`` when SymPy simplifies it to 0, ``None``
-    when the samples agree but SymPy cannot prove it.
-    """
-    expr = sp.sympify(expr)
-    if expr == 0:
-        return True
-    if not expr.has(P):
-        if not _finite_real(expr):
-            return None
-        if not _is_small(expr.evalf(_DIGITS)):
-            return False
-        return True if sp.simplify(expr) == 0 else None
-    for point in _SAMPLES:
-        value = _numeric(expr, point)
-        if value is None:
-            return None
-        if not _is_small(value):
-            return False
-    for candidate in (expr, expr.rewrite(sp.exp)):
-        try:
-            if sp.simplify(candidate) == 0:
-                return True
-        except (TypeError, ValueError, NotImplementedError, RecursionError):
-            continue
-    return None
-
-
-def _limit_at_0(expr: sp.Expr) -> sp.Expr | None:
-    """The limit of ``expr`` (in P) as p → 0+, or None if SymPy cannot decide it.
-
-    Shortcut: an expression free of non-smooth nodes whose value at 0 is a finite real number
-    is continuous there (composition of elementary functions inside their domain).
-    """
-    if not expr.has(*_NONSMOOTH):
-        value = expr.subs(P, 0)
-        if _finite_real(value):
-            return sp.nsimplify(value) if value.is_Float else value
-    try:
-        value = sp.limit(expr, P, 0, "+")
-    except (NotImplementedError, ValueError, TypeError, ZeroDivisionError, RecursionError):
-        return None
-    if isinstance(value, sp.Limit) or value.has(sp.AccumBounds, sp.nan, sp.zoo):
-        return None
-    return value
-
-
-def _slope_at_0(half: sp.Expr, value0: sp.Expr) -> sp.Expr | None:
-    """One-sided derivative at 0 of the half-line restriction ``half`` (in P), with σ(0)."""
-    if not half.has(*_NONSMOOTH):
-        derivative = sp.diff(half, P)
-        at0 = derivative.subs(P, 0)
-        if _finite_real(at0) and _finite_real(half.subs(P, 0)) and half.subs(P, 0) == value0:
-            return at0
-    return _limit_at_0((half - value0) / P)
-
-
-def _half_degree(half: sp.Expr) -> sp.Expr | str | None:
-    """Degree k with half(p) = C·p^k for all p > 0, ``"zero"`` if half ≡ 0, else None."""
-    vanishes = zero_test(half)
-    if vanishes is True:
-        return "zero"
-    if vanishes is None:
-        return None
-    euler = P * sp.diff(half, P) / half
-    ratios = []
-    for point in _SAMPLES:
-        value = _numeric(euler, point)
-        if value is None:
-            return None
-        ratios.append(value)
-    if any(not _is_small(r - ratios[0], ratios[0]) for r in ratios[1:]):
-        return None  # p σ'(p) / σ(p) is not constant: not C·p^k
-    candidates = []
-    try:
-        symbolic = sp.simplify(euler)
-        if not symbolic.has(P):
-            candidates.append(symbolic)
-    except (TypeError, ValueError, NotImplementedError, RecursionError):
-        pass
-    candidates.append(sp.nsimplify(ratios[0], [sp.pi, sp.E], rational=False))
-    for k in candidates:
-        if zero_test(half - half.subs(P, 1) * P**k) is True:
-            return sp.nsimplify(k) if k.is_Float else k
-    return None
-
-
-def _odd_coefficient(expr: sp.Expr) -> tuple[sp.Expr | None, sp.Expr, bool | None]:
-    """(c, D, proved) for D(p) = σ(p) − σ(−p): c with D = c·p, else None.
-
-    ``proved`` is None when the samples fit c·p but SymPy could not prove it.
-    """
-    odd = sp.expand(_restrict(expr, 1) - _restrict(expr, -1))
-    vanishes = zero_test(odd)
-    if vanishes is True:
-        return sp.Integer(0), odd, True
-    if vanishes is None:
-        return None, odd, None
-    ratio = odd / P
-    values = []
-    for point in _SAMPLES:
-        value = _numeric(ratio, point)
-        if value is None:
-            return None, odd, None
-        values.append(value)
-    if any(not _is_small(v - values[0], values[0]) for v in values[1:]):
-        return None, odd, False
-    candidates = []
-    try:
-        symbolic = sp.simplify(ratio)
-        if not symbolic.has(P):
-            candidates.append(symbolic)
-    except (TypeError, ValueError, NotImplementedError, RecursionError):
-        pass
-    candidates.append(sp.nsimplify(values[0], [sp.pi, sp.E]))
-    for c in candidates:
-        if zero_test(odd - c * P) is True:
-            return c, odd, True
-    return None, odd, None
 
 
 # --------------------------------------------------------------------------------------------
@@ -233,7 +78,7 @@ class ScalarFacts:
         """f(0) = 0 and both one-sided slopes are 0 (f = o(z) at 0)."""
         if self.value_at_0 is None:
             return None
-        if self.value_at_0 != 0:
+        if self.value_at_0 != 0 or self.continuous_at_0 is False:
             return False
         slopes = (self.slope_right, self.slope_left)
         if any(s is not None and s != 0 for s in slopes):
@@ -260,14 +105,14 @@ class ScalarFacts:
         return None if self.odd_proved is None else False
 
 
-def _real_on_samples(expr: sp.Expr) -> bool:
-    for sign in (1, -1):
-        half = _restrict(expr, sign)
-        for point in _SAMPLES:
-            value = _numeric(half, point)
-            if value is not None and not _is_small(sp.im(value), sp.re(value)):
-                return False
-    return True
+def _one_side(half: sp.Expr, value0: sp.Expr) -> tuple[sp.Expr | None, sp.Expr | None]:
+    """(limit at 0 from this side, one-sided derivative of f at 0 from this side in p)."""
+    limit, slope = jet_at_0(half)
+    if limit is None or slope is None:
+        return limit, None
+    if zero_test(sp.sympify(limit - value0)) is not True:
+        return limit, None  # f jumps at 0: no finite one-sided derivative
+    return limit, slope
 
 
 @functools.lru_cache(maxsize=4096)
@@ -277,30 +122,33 @@ def scalar_facts(expr: sp.Expr) -> ScalarFacts:
     empty = dict(value_at_0=None, slope_right=None, slope_left=None, limit_right=None,
                  limit_left=None, degree=None, zero_function=False, odd_coefficient=None,
                  odd_part=sp.Integer(0), odd_proved=None)
-    if not _real_on_samples(expr):
+    right, left = restrict(expr, 1), restrict(expr, -1)
+    if not (real_on_samples(right) and real_on_samples(left)):
         return ScalarFacts(expr, "it is not real-valued on all of ℝ (complex values at sample "
                                  "points)", **empty)
-    if not _finite_real(value0):
+    if not finite_real(value0):
         return ScalarFacts(expr, f"the formula is undefined at z = 0 (SymPy gives {value0}); "
                                  "an activation must be a function ℝ → ℝ", **empty)
-    right, left = _restrict(expr, 1), _restrict(expr, -1)
-    degrees = (_half_degree(right), _half_degree(left))
+    degrees = (power_law(right), power_law(left))
     zero_function = degrees == ("zero", "zero") and value0 == 0
-    numeric = [d for d in degrees if d != "zero"]
+    powers = [d for d in degrees if d != "zero"]
     degree = None
-    if None not in degrees and numeric and all(d == numeric[0] for d in numeric):
-        k = numeric[0]
+    if None not in degrees and powers and all(d == powers[0] for d in powers):
+        k = powers[0]
         if value0 == 0 or k == 0:  # f(t·0) = t^k f(0) forces f(0) = 0 unless k = 0
             degree = k
-    c, odd, proved = _odd_coefficient(expr)
+    odd = sp.expand(right - left)
+    c, proved = linear_coefficient(odd)
+    limit_right, slope_right = _one_side(right, value0)
+    limit_left, slope_left = _one_side(left, value0)
     return ScalarFacts(
         expr=expr,
         problem=None,
         value_at_0=value0,
-        slope_right=_slope_at_0(right, value0),
-        slope_left=(None if (s := _slope_at_0(left, value0)) is None else -s),
-        limit_right=_limit_at_0(right),
-        limit_left=_limit_at_0(left),
+        slope_right=slope_right,
+        slope_left=None if slope_left is None else -slope_left,
+        limit_right=limit_right,
+        limit_left=limit_left,
         degree=degree,
         zero_function=zero_function,
         odd_coefficient=c,
@@ -331,7 +179,7 @@ class Analysis:
     verdict: str
     necessity_proven: bool | None
     reasons: tuple[str, ...]
-    same_as: str | None = None     # catalog family with the same function, if any
+    same_as: str | None = None     # conditional only: the catalog family with the same function
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -489,15 +337,17 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
     ))], ""
 
 
-def _catalog_twin(expr: sp.Expr, gated: bool) -> str | None:
-    """Name of a catalog family with the same function (same gatedness), if any."""
-    for family in CATALOG:
-        if family.gated != gated:
+def _catalog_twin(family: Family) -> Family | None:
+    """The conditional catalog family with the same function as a user's family, if any
+    (it decides whether the paper's necessity result covers the user's activation)."""
+    if family.name in {f.name for f in CATALOG}:
+        return None
+    for known in CATALOG:
+        if known.gated != family.gated or not known.necessity_proven:
             continue
-        if family.expr == expr:
-            return family.name
-        if all(zero_test(_restrict(expr - family.expr, s)) is True for s in (1, -1)):
-            return family.name
+        if known.expr == family.expr or all(
+                zero_test(restrict(family.expr - known.expr, s)) is True for s in (1, -1)):
+            return known
     return None
 
 
@@ -524,9 +374,6 @@ def analyse(family: Family) -> Analysis:
 
     names = {a.name for a in arguments}
     same_as = None
-    if not family.necessity_proven and family.name not in {f.name for f in CATALOG}:
-        same_as = _catalog_twin(family.expr, family.gated)
-    twin = next((f for f in CATALOG if f.name == same_as), None)
 
     if names & set(NEVER_ARGUMENTS):
         verdict = NEVER
@@ -536,7 +383,9 @@ def analyse(family: Family) -> Analysis:
     elif ODD_LINEAR_PARITY in names:
         verdict = CONDITIONAL
         c = facts.odd_coefficient
-        necessity = family.necessity_proven or bool(twin and twin.necessity_proven)
+        twin = _catalog_twin(family)
+        same_as = twin.name if twin else None
+        necessity = family.necessity_proven or twin is not None
         reasons = [f"conditional: absorbable when some S has W_down[:,S] W_up[S,:] = "
                    f"−(1/{_fmt(c)})·I_d"]
         if necessity:

@@ -99,7 +99,7 @@ def _fmt(value) -> str:
     return "unknown" if value is None else sp.sstr(value)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name="leanbridge", context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="leanbridge")
 def main() -> None:
     """leanbridge: can an MLP absorb its own skip connection? (arXiv 2604.23705)
@@ -107,8 +107,12 @@ def main() -> None:
     Analyses activation families symbolically (SymPy), says which of the paper's arguments
     applies, and bridges the statements to a Lean 4 library.
 
-    Exit codes: 0 success; 1 a check did not pass; 2 usage or input error;
-    3 Lean toolchain not found.
+    \b
+    Exit codes:
+      0 success
+      1 a check did not pass (a proof, a stale file)
+      2 usage or input error
+      3 Lean toolchain not found (everything else still ran)
     """
 
 

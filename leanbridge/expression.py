@@ -72,7 +72,7 @@ def parse_activation(text: str) -> sp.Expr:
         raise ExpressionError(f"cannot parse {text!r}: {exc}") from exc
     if not isinstance(expr, sp.Expr):
         raise ExpressionError(
-            f"cannot use {text!r}: it is a {type(expr).__name__}, not a real-valued expression"
+            f"cannot use {text!r}: not a real-valued expression (got {type(expr).__name__})"
         )
     unknown = sorted({type(node).__name__ for node in expr.atoms(AppliedUndef)})
     if unknown:

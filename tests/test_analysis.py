@@ -1,0 +1,259 @@
+"""The SymPy analysis: facts, arguments and verdicts, for the catalog and for user input."""
+
+import pytest
+import sympy as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from leanbridge.analysis import (
+    CONDITIONAL,
+    NEVER,
+    UNDETERMINED,
+    P,
+    analyse,
+    scalar_facts,
+    zero_test,
+)
+from leanbridge.families import CATALOG, Z, Family, get_family
+from leanbridge.functions import sigmoid
+
+# family: (verdict, arguments, block degree, odd coefficient c, necessity proven)
+EXPECTED = {
+    "relu": (CONDITIONAL, ["odd_linear_parity"], 1, 1, True),
+    "gelu": (CONDITIONAL, ["odd_linear_parity"], None, 1, True),
+    "gelu_tanh": (CONDITIONAL, ["odd_linear_parity"], None, 1, False),
+    "silu": (CONDITIONAL, ["odd_linear_parity"], None, 1, False),
+    "relu2": (NEVER, ["degree", "linearisation"], 2, None, None),
+    "relu3": (NEVER, ["degree", "linearisation"], 3, None, None),
+    "leaky_relu": (CONDITIONAL, ["odd_linear_parity"], 1, sp.Rational(101, 100), False),
+    "tanh": (UNDETERMINED, [], None, None, None),
+    "sigmoid": (UNDETERMINED, [], None, None, None),
+    "softplus": (CONDITIONAL, ["odd_linear_parity"], None, 1, False),
+    "abs": (NEVER, ["even_parity"], 1, 0, None),
+    "reglu": (NEVER, ["degree", "linearisation"], 2, None, None),
+    "swiglu": (NEVER, ["linearisation"], None, None, None),
+    "geglu": (NEVER, ["linearisation"], None, None, None),
+    "glu": (UNDETERMINED, [], None, None, None),
+    "bilinear": (NEVER, ["degree", "linearisation"], 2, None, None),
+}
+
+
+def user(expr, gated=False, name="user"):
+    return Family(name, name, gated, sp.sympify(expr), "test", "user")
+
+
+def test_every_catalog_family_has_an_expectation():
+    assert set(EXPECTED) == {f.name for f in CATALOG}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_catalog_verdicts_and_arguments(name):
+    verdict, arguments, degree, c, necessity = EXPECTED[name]
+    result = analyse(get_family(name))
+    assert result.verdict == verdict
+    assert result.argument_names == arguments
+    assert result.block_degree == (None if degree is None else sp.sympify(degree))
+    if not result.family.gated:
+        assert result.facts.odd_coefficient == (None if c is None else sp.sympify(c))
+    assert result.necessity_proven == necessity
+    assert result.reasons[0].startswith(verdict)
+
+
+def test_the_papers_table():
+    """ReLU², ReGLU → degree; SwiGLU, GeGLU → linearisation; ReLU, GELU → conditional, c = 1,
+    necessity proven; GLU (sigmoid gate) → undetermined."""
+    for name in ("relu2", "reglu"):
+        assert "degree" in analyse(get_family(name)).argument_names
+    for name in ("swiglu", "geglu"):
+        assert analyse(get_family(name)).argument_names == ["linearisation"]
+    for name in ("relu", "gelu"):
+        result = analyse(get_family(name))
+        assert (result.verdict, result.facts.odd_coefficient, result.necessity_proven) == (
+            CONDITIONAL, 1, True)
+    assert analyse(get_family("glu")).verdict == UNDETERMINED
+
+
+@pytest.mark.parametrize("name, value, right, left, flat", [
+    ("relu", 0, 1, 0, False),
+    ("relu2", 0, 0, 0, True),
+    ("gelu", 0, sp.Rational(1, 2), sp.Rational(1, 2), False),
+    ("silu", 0, sp.Rational(1, 2), sp.Rational(1, 2), False),
+    ("sigmoid", sp.Rational(1, 2), sp.Rational(1, 4), sp.Rational(1, 4), False),
+    ("softplus", sp.log(2), sp.Rational(1, 2), sp.Rational(1, 2), False),
+    ("leaky_relu", 0, 1, sp.Rational(1, 100), False),
+    ("abs", 0, 1, -1, False),
+    ("tanh", 0, 1, 1, False),
+])
+def test_value_and_one_sided_slopes_at_zero(name, value, right, left, flat):
+    facts = scalar_facts(get_family(name).expr)
+    assert facts.value_at_0 == value
+    assert facts.slope_right == right
+    assert facts.slope_left == left
+    assert facts.flat_at_0 is flat
+
+
+def test_gate_facts():
+    glu = scalar_facts(get_family("glu").expr)
+    assert glu.value_at_0 == sp.Rational(1, 2) and glu.continuous_at_0 is True
+    swish = scalar_facts(get_family("swiglu").expr)
+    assert swish.value_at_0 == 0 and swish.continuous_at_0 is True and swish.degree is None
+    relu = scalar_facts(get_family("reglu").expr)
+    assert relu.degree == 1 and relu.continuous_at_0 is True
+
+
+def test_reasons_quote_the_computed_facts():
+    reasons = " ".join(analyse(get_family("relu2")).reasons)
+    assert "t^2" in reasons and "degree 2" in reasons
+    leaky = " ".join(analyse(get_family("leaky_relu")).reasons)
+    assert "101/100" in leaky and "necessity is not proven" in leaky
+    glu = " ".join(analyse(get_family("glu")).reasons)
+    assert "g(0) = 1/2" in glu and "undetermined" in glu
+
+
+# -- user expressions ------------------------------------------------------------------------
+
+def test_user_expression_equal_to_relu_inherits_proven_necessity():
+    result = analyse(user(sp.Piecewise((Z, Z > 0), (0, True))))
+    assert result.verdict == CONDITIONAL
+    assert result.same_as == "relu" and result.necessity_proven is True
+
+
+def test_even_polynomial_gets_three_arguments():
+    result = analyse(user(Z**2))
+    assert result.argument_names == ["degree", "linearisation", "even_parity"]
+    assert result.verdict == NEVER
+
+
+def test_degree_one_homogeneous_is_not_a_degree_argument():
+    result = analyse(user(2 * sp.Max(Z, 0) + 3 * sp.Max(-Z, 0)))
+    assert result.block_degree == 1
+    assert result.facts.odd_coefficient == -1
+    assert result.argument_names == ["odd_linear_parity"]
+
+
+def test_gated_degree_zero_gate_gives_no_degree_argument():
+    # g = sign-like step: homogeneous of degree 0, block degree 1 = the skip's degree
+    step = sp.Piecewise((1, Z > 0), (0, True))
+    result = analyse(user(step, gated=True))
+    assert result.facts.degree == 0
+    assert "degree" not in result.argument_names
+    assert result.facts.continuous_at_0 is False
+    assert result.verdict == UNDETERMINED
+
+
+def test_odd_but_not_linear_is_undetermined():
+    result = analyse(user(Z**3))
+    assert result.facts.odd_coefficient is None
+    # z^3 is homogeneous of degree 3 and flat, so it is still `never`, by other arguments
+    assert result.argument_names == ["degree", "linearisation"]
+    assert analyse(user(sp.sinh(Z))).verdict == UNDETERMINED
+
+
+def test_constant_activation_is_degree_zero():
+    result = analyse(user(sp.Integer(5)))
+    assert result.facts.degree == 0
+    assert result.argument_names == ["degree", "even_parity"]
+
+
+def test_zero_activation_is_flat_and_even():
+    result = analyse(user(sp.Integer(0)))
+    assert result.facts.zero_function and result.facts.degree is None
+    assert result.argument_names == ["linearisation", "even_parity"]
+
+
+def test_undefined_at_zero_is_reported_not_guessed():
+    result = analyse(user(1 / Z))
+    assert result.verdict == UNDETERMINED and result.arguments == ()
+    assert "undefined at z = 0" in result.reasons[0]
+
+
+def test_complex_valued_expression_is_reported():
+    result = analyse(user(sp.log(Z + 2)))
+    assert result.verdict == UNDETERMINED
+    assert "not real-valued" in result.reasons[0]
+
+
+def test_one_sided_slopes_through_max_are_exact():
+    # max(z, z²) is z for small z > 0 and z² for small z < 0
+    facts = scalar_facts(sp.Max(Z, Z**2))
+    assert (facts.slope_right, facts.slope_left, facts.flat_at_0) == (1, 0, False)
+    facts = scalar_facts(sp.Max(Z**2, Z**3) + sp.Min(Z, 0) ** 2)
+    assert (facts.slope_right, facts.slope_left, facts.flat_at_0) == (0, 0, True)
+
+
+def test_slope_that_sympy_cannot_decide_is_unknown_not_false():
+    wobble = sp.Piecewise((Z * sp.sin(1 / Z), Z > 0), (0, True))  # z sin(1/z): no slope at 0+
+    result = analyse(user(wobble))
+    assert result.facts.value_at_0 == 0 and result.facts.limit_right == 0
+    assert result.facts.slope_right is None
+    assert result.facts.flat_at_0 is None
+    assert "linearisation" not in result.argument_names
+
+
+def test_jump_at_zero_is_not_flat_and_not_continuous():
+    step = sp.Piecewise((1, Z > 0), (0, True))
+    facts = scalar_facts(step)
+    assert facts.limit_right == 1 and facts.continuous_at_0 is False
+    assert facts.flat_at_0 is False and facts.slope_right is None
+
+
+def test_zero_test_is_three_valued():
+    assert zero_test(sp.log(1 + sp.exp(P)) - sp.log(1 + sp.exp(-P)) - P) is True
+    assert zero_test(sp.tanh(P) - P) is False
+    assert zero_test(sp.Integer(0)) is True
+    assert zero_test(sp.Integer(3)) is False
+
+
+def test_analysis_is_cached():
+    family = get_family("gelu")
+    assert analyse(family) is analyse(family)
+
+
+def test_json_shape():
+    data = analyse(get_family("leaky_relu")).to_dict()
+    for key in ("name", "expression", "gated", "verdict", "arguments", "homogeneity_degree",
+                "odd_coefficient", "value_at_0", "flat_at_0", "reasons"):
+        assert key in data
+    assert data["odd_coefficient"] == pytest.approx(1.01)
+    assert data["exact"]["odd_coefficient"] == "101/100"
+    gated = analyse(get_family("swiglu")).to_dict()
+    assert gated["gate"]["continuous_at_0"] is True and gated["odd_coefficient"] is None
+
+
+# -- properties ------------------------------------------------------------------------------
+
+_positive = st.integers(1, 9).map(sp.Integer) | st.fractions(
+    min_value=sp.Rational(1, 9), max_value=9).map(lambda q: sp.Rational(q.numerator,
+                                                                         q.denominator))
+
+
+@settings(max_examples=25, deadline=None)
+@given(a=_positive, b=_positive, k=st.integers(0, 4))
+def test_two_sided_power_has_degree_k(a, b, k):
+    expr = a * sp.Max(Z, 0) ** k + b * sp.Max(-Z, 0) ** k if k else a + 0 * Z
+    facts = scalar_facts(sp.sympify(expr))
+    assert facts.degree == k
+    assert (facts.flat_at_0 is True) == (k >= 2)
+
+
+@settings(max_examples=25, deadline=None)
+@given(c=_positive, even=st.sampled_from([Z**2, sp.Abs(Z), sp.cosh(Z) - 1, sp.Integer(0)]))
+def test_linear_plus_even_has_odd_coefficient_2c(c, even):
+    # σ(z) = c z + e(z) with e even: σ(z) − σ(−z) = 2 c z
+    result = analyse(user(c * Z + even))
+    assert result.facts.odd_coefficient == 2 * c
+    assert "odd_linear_parity" in result.argument_names
+
+
+@settings(max_examples=15, deadline=None)
+@given(m=st.integers(1, 3), a=_positive)
+def test_gate_of_degree_m_gives_block_degree_m_plus_1(m, a):
+    result = analyse(user(a * sp.Max(Z, 0) ** m, gated=True))
+    assert result.block_degree == m + 1
+    assert result.argument_names == ["degree", "linearisation"]
+
+
+def test_sigmoid_gate_shift_is_undetermined_but_zero_centred_gate_is_not():
+    assert analyse(user(sigmoid(Z), gated=True)).verdict == UNDETERMINED
+    assert analyse(user(sigmoid(Z) - sp.Rational(1, 2), gated=True)).argument_names == [
+        "linearisation"]
