@@ -1,0 +1,316 @@
+"""Static hygiene checks on the Lean library in ``lean/`` (run everywhere, no Lean needed).
+
+The Lean code cannot be compiled on machines without a Lean toolchain, so these tests check
+what can be checked by reading the files:
+
+* no forbidden tokens (holes, escape hatches, unbounded heartbeats) in ``lean/**/*.lean``;
+* every ``.lean`` file opens (after its ``import`` lines) with a module docstring ``/-!``;
+* every public name fixed by issue 3 is declared;
+* the toolchain and Mathlib pins;
+* ``Audit.lean`` prints the axioms of every theorem of the library.
+
+The scanning logic lives in small functions that take a directory, so that the tests below
+can show that it really catches planted bad files.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+LEAN_DIR = REPO / "lean"
+LIB_DIR = LEAN_DIR / "SkipAbsorption"
+
+# Word-bounded patterns; `#print axioms` is fine (plural), an `axiom` declaration is not.
+FORBIDDEN_PATTERNS: dict[str, re.Pattern[str]] = {
+    "sorry": re.compile(r"\bsorry\b"),
+    "sorryAx": re.compile(r"\bsorryAx\b"),
+    "admit": re.compile(r"\badmit\b"),
+    "axiom": re.compile(r"\baxiom\b"),
+    "native_decide": re.compile(r"\bnative_decide\b"),
+    "maxHeartbeats 0": re.compile(r"\bmaxHeartbeats\s+0\b"),
+}
+
+# Public names fixed by issue 3 and by the code generator's expectations.
+PUBLIC_DEFS = [
+    "mlp",
+    "gatedMlp",
+    "Absorbable",
+    "GatedAbsorbable",
+    "resStack",
+    "plainStack",
+    "relu",
+    "relu2",
+    "relu3",
+    "swish",
+    "gelu",
+]
+
+PUBLIC_THEOREMS = [
+    # Reduction (paper Lemma 4)
+    "absorbable_iff_of_isUnit_det",
+    "gatedAbsorbable_iff_of_isUnit_det",
+    # Degree (paper Proposition 5)
+    "not_linear_add_eq_of_posHomogeneous",
+    "not_absorbable_of_posHomogeneous",
+    "not_gatedAbsorbable_of_posHomogeneous",
+    # Linearisation (paper Proposition 6)
+    "not_add_eq_of_isLittleO",
+    "not_gatedAbsorbable_of_tendsto",
+    "not_absorbable_of_isLittleO",
+    # Depth (paper Corollary 7)
+    "not_stack_eq_of_isLittleO",
+    "isLittleO_of_posHomogeneous",
+    "not_mlpStack_eq_of_isLittleO",
+    "not_mlpStack_eq_of_posHomogeneous",
+    "not_gatedMlpStack_eq_of_tendsto",
+    # Parity (paper Theorems 8/10, sufficiency)
+    "not_absorbable_of_even",
+    "absorbable_of_sCondition",
+    # Activations: premise lemmas
+    "relu_sub_relu_neg",
+    "gelu_sub_gelu_neg",
+    "swish_sub_swish_neg",
+    "relu_posHomogeneous",
+    "relu2_posHomogeneous",
+    "relu3_posHomogeneous",
+    "swish_tendsto_zero",
+    "gelu_tendsto_zero",
+    "relu_tendsto_zero",
+    "relu2_isLittleO",
+    "relu3_isLittleO",
+]
+
+DECL_RE = re.compile(
+    r"^[ \t]*(?:@\[[^\]]*\][ \t]*)?(?:(?:noncomputable|private|protected|nonrec)[ \t]+)*"
+    r"(theorem|lemma|def|abbrev)[ \t]+([A-Za-z_][A-Za-z0-9_'.]*)",
+    re.MULTILINE,
+)
+
+
+def lean_files(root: Path) -> list[Path]:
+    """All ``.lean`` files under ``root``, skipping Lake's build directory ``.lake``."""
+    return sorted(p for p in root.rglob("*.lean") if ".lake" not in p.relative_to(root).parts)
+
+
+def forbidden_tokens(text: str) -> list[str]:
+    """Names of the forbidden tokens occurring in ``text`` (comments included)."""
+    return [name for name, pat in FORBIDDEN_PATTERNS.items() if pat.search(text)]
+
+
+def starts_with_module_docstring(text: str) -> bool:
+    """True if the first thing after the ``import`` header (and blank or comment lines) is a
+    module docstring ``/-!``."""
+    rest = text
+    while True:
+        stripped = rest.lstrip()
+        if stripped.startswith("--"):
+            rest = stripped.split("\n", 1)[1] if "\n" in stripped else ""
+            continue
+        if stripped.startswith("/-") and not stripped.startswith("/-!") and not stripped.startswith("/--"):
+            end = stripped.find("-/")
+            if end < 0:
+                return False
+            rest = stripped[end + 2 :]
+            continue
+        if re.match(r"(public\s+)?import\s", stripped) or stripped.startswith("module\n"):
+            rest = stripped.split("\n", 1)[1] if "\n" in stripped else ""
+            continue
+        return stripped.startswith("/-!")
+
+
+def declared_names(root: Path) -> set[str]:
+    """Names declared with ``theorem``/``lemma``/``def``/``abbrev`` in the files under ``root``."""
+    names: set[str] = set()
+    for path in lean_files(root):
+        names.update(m.group(2) for m in DECL_RE.finditer(path.read_text(encoding="utf-8")))
+    return names
+
+
+def scan_lean_dir(root: Path) -> list[str]:
+    """Hygiene problems of the ``.lean`` files under ``root``, as readable strings."""
+    problems: list[str] = []
+    files = lean_files(root)
+    if not files:
+        problems.append(f"no .lean files under {root}")
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        rel = path.relative_to(root)
+        for token in forbidden_tokens(text):
+            problems.append(f"{rel}: forbidden token {token!r}")
+        if not starts_with_module_docstring(text):
+            problems.append(f"{rel}: does not start with a module docstring '/-!'")
+    return problems
+
+
+def audit_missing(lib_dir: Path, audit_file: Path) -> list[str]:
+    """Theorems declared in ``lib_dir`` (generated ``Families`` excluded) that ``audit_file``
+    does not pass to ``#print axioms``."""
+    audit = audit_file.read_text(encoding="utf-8")
+    printed = set(re.findall(r"#print\s+axioms\s+(?:SkipAbsorption\.)?([A-Za-z0-9_'.]+)", audit))
+    missing = []
+    for path in lean_files(lib_dir):
+        if "Families" in path.relative_to(lib_dir).parts or path == audit_file:
+            continue
+        for m in DECL_RE.finditer(path.read_text(encoding="utf-8")):
+            if m.group(1) in ("theorem", "lemma") and m.group(2) not in printed:
+                missing.append(f"{path.name}: {m.group(2)}")
+    return missing
+
+
+# ---------------------------------------------------------------------------------------------
+# The real library
+
+
+def test_lean_library_exists():
+    assert (LEAN_DIR / "SkipAbsorption.lean").is_file()
+    assert LIB_DIR.is_dir()
+    assert len(lean_files(LEAN_DIR)) >= 10
+
+
+def test_no_hygiene_problems_in_lean_library():
+    assert scan_lean_dir(LEAN_DIR) == []
+
+
+@pytest.mark.parametrize("name", PUBLIC_DEFS + PUBLIC_THEOREMS)
+def test_public_name_is_declared(name):
+    assert name in declared_names(LEAN_DIR), f"{name} is not declared in lean/"
+
+
+def test_public_names_are_declared_as_the_right_kind():
+    kinds: dict[str, str] = {}
+    for path in lean_files(LEAN_DIR):
+        for m in DECL_RE.finditer(path.read_text(encoding="utf-8")):
+            kinds[m.group(2)] = m.group(1)
+    for name in PUBLIC_DEFS:
+        assert kinds.get(name) in ("def", "abbrev"), name
+    for name in PUBLIC_THEOREMS:
+        assert kinds.get(name) in ("theorem", "lemma"), name
+
+
+def test_root_file_imports_every_library_file():
+    root = (LEAN_DIR / "SkipAbsorption.lean").read_text(encoding="utf-8")
+    imported = set(re.findall(r"^import\s+SkipAbsorption\.(\S+)", root, re.MULTILINE))
+    for path in LIB_DIR.glob("*.lean"):
+        assert path.stem in imported, f"SkipAbsorption.lean does not import {path.stem}"
+
+
+def test_toolchain_pin():
+    assert (LEAN_DIR / "lean-toolchain").read_text(encoding="utf-8") == "leanprover/lean4:v4.35.0\n"
+
+
+def test_lakefile_pins():
+    text = (LEAN_DIR / "lakefile.toml").read_text(encoding="utf-8")
+    assert re.search(r'^defaultTargets\s*=\s*\["SkipAbsorption"\]\s*$', text, re.MULTILINE)
+    assert re.search(r"^autoImplicit\s*=\s*false\s*$", text, re.MULTILINE)
+    try:
+        import tomllib  # Python >= 3.11
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        tomllib = None
+    if tomllib is not None:
+        data = tomllib.loads(text)
+        assert data["defaultTargets"] == ["SkipAbsorption"]
+        assert data["leanOptions"]["autoImplicit"] is False
+        assert data["require"] == [
+            {"name": "mathlib", "scope": "leanprover-community", "rev": "v4.35.0"}
+        ]
+        assert [lib["name"] for lib in data["lean_lib"]] == ["SkipAbsorption"]
+    else:
+        assert re.search(r'^name\s*=\s*"mathlib"\s*$', text, re.MULTILINE)
+        assert re.search(r'^scope\s*=\s*"leanprover-community"\s*$', text, re.MULTILINE)
+        assert re.search(r'^rev\s*=\s*"v4\.35\.0"\s*$', text, re.MULTILINE)
+
+
+def test_audit_prints_axioms_of_every_theorem():
+    assert audit_missing(LIB_DIR, LIB_DIR / "Audit.lean") == []
+
+
+def test_audit_covers_every_public_theorem():
+    audit = (LIB_DIR / "Audit.lean").read_text(encoding="utf-8")
+    for name in PUBLIC_THEOREMS:
+        assert f"#print axioms SkipAbsorption.{name}\n" in audit, name
+
+
+# ---------------------------------------------------------------------------------------------
+# The scanner catches planted problems
+
+GOOD_FILE = """import Mathlib.Data.Real.Basic
+
+/-! # A good file -/
+
+theorem good_one : (1 : Nat) = 1 := rfl
+"""
+
+
+def _write(root: Path, rel: str, text: str) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_scanner_accepts_a_good_file(tmp_path):
+    _write(tmp_path, "Good.lean", GOOD_FILE)
+    assert scan_lean_dir(tmp_path) == []
+    assert declared_names(tmp_path) == {"good_one"}
+
+
+@pytest.mark.parametrize(
+    "body, token",
+    [
+        ("theorem bad : 1 = 2 := by sorry\n", "sorry"),
+        ("theorem bad : 1 = 2 := by admit\n", "admit"),
+        ("axiom bad : 1 = 2\n", "axiom"),
+        ("theorem bad : 2 + 2 = 4 := by native_decide\n", "native_decide"),
+        ("set_option maxHeartbeats 0 in\ntheorem bad : 1 = 1 := rfl\n", "maxHeartbeats 0"),
+        ("-- a comment that says sorry\ntheorem ok : 1 = 1 := rfl\n", "sorry"),
+    ],
+)
+def test_scanner_flags_forbidden_tokens(tmp_path, body, token):
+    _write(tmp_path, "Good.lean", GOOD_FILE)
+    _write(tmp_path, "Sub/Bad.lean", "import Mathlib\n\n/-! # bad -/\n\n" + body)
+    problems = scan_lean_dir(tmp_path)
+    assert problems == [f"{Path('Sub/Bad.lean')}: forbidden token {token!r}"]
+
+
+def test_scanner_allows_print_axioms_and_larger_heartbeats(tmp_path):
+    _write(
+        tmp_path,
+        "Audit.lean",
+        "import Good\n\n/-! # audit -/\n\nset_option maxHeartbeats 400000 in\n"
+        "#print axioms good_one\n",
+    )
+    assert scan_lean_dir(tmp_path) == []
+
+
+def test_scanner_flags_missing_module_docstring(tmp_path):
+    _write(tmp_path, "NoDoc.lean", "import Mathlib\n\ntheorem t : 1 = 1 := rfl\n")
+    _write(tmp_path, "DeclDoc.lean", "import Mathlib\n\n/-- not a module doc -/\ndef x := 1\n")
+    problems = scan_lean_dir(tmp_path)
+    assert sorted(problems) == [
+        "DeclDoc.lean: does not start with a module docstring '/-!'",
+        "NoDoc.lean: does not start with a module docstring '/-!'",
+    ]
+
+
+def test_docstring_check_skips_header_comments():
+    text = "/- Copyright -/\n-- note\nimport A\nimport B\n\n/-! # Title -/\n"
+    assert starts_with_module_docstring(text)
+    assert not starts_with_module_docstring("import A\n/- plain comment -/\ndef x := 1\n")
+
+
+def test_scanner_ignores_lake_build_directory(tmp_path):
+    _write(tmp_path, "Good.lean", GOOD_FILE)
+    _write(tmp_path, ".lake/packages/mathlib/Bad.lean", "theorem bad : 1 = 2 := sorry\n")
+    assert scan_lean_dir(tmp_path) == []
+
+
+def test_audit_check_flags_unprinted_theorem(tmp_path):
+    lib = tmp_path / "SkipAbsorption"
+    _write(lib, "A.lean", GOOD_FILE + "\ntheorem other : (2 : Nat) = 2 := rfl\n")
+    _write(lib, "Families/Gen.lean", GOOD_FILE.replace("good_one", "generated_one"))
+    audit = _write(lib, "Audit.lean", "import A\n\n/-! # audit -/\n\n#print axioms good_one\n")
+    assert audit_missing(lib, audit) == ["A.lean: other"]
