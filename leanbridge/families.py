@@ -99,7 +99,7 @@ CATALOG: tuple[Family, ...] = (
            "logistic function 1/(1 + e^(−z))", "standard"),
     Family("softplus", "softplus", False, sp.log(1 + sp.exp(Z)),
            "log(1 + e^z)", "standard"),
-    Family("abs", "|z|", False, sp.Abs(Z),
+    Family("abs", "absolute value", False, sp.Abs(Z),
            "absolute value: an even activation (illustrates the parity argument)",
            "illustration (not in the paper)"),
     Family("reglu", "ReGLU", True, _relu,
