@@ -7,6 +7,7 @@ import SkipAbsorption.Depth
 import SkipAbsorption.Parity
 import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
+import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Audit
 
 /-!
@@ -23,6 +24,8 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Depth`: paper Corollary 7 (stacks of residual blocks);
 * `Parity`: even activations, and the sufficiency half of paper Theorems 8/10;
 * `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
+* `CatalogActivations`: the remaining catalog activations (Leaky ReLU, softplus, GELU-tanh,
+  `|z|`, the identity gate of the bilinear GLU) and their premise lemmas;
 * `Audit`: `#print axioms` for every theorem.
 
 The generated per-family files (`SkipAbsorption/Families/`) are not imported here yet;

@@ -47,6 +47,12 @@ PUBLIC_DEFS = [
     "relu3",
     "swish",
     "gelu",
+    # CatalogActivations: bodies fixed by the SymPy -> Lean printer
+    "leakyRelu",
+    "softplus",
+    "geluTanh",
+    "absAct",
+    "identityGate",
 ]
 
 PUBLIC_THEOREMS = [
@@ -82,6 +88,13 @@ PUBLIC_THEOREMS = [
     "relu_tendsto_zero",
     "relu2_isLittleO",
     "relu3_isLittleO",
+    # CatalogActivations: premise lemmas
+    "leakyRelu_sub_leakyRelu_neg",
+    "softplus_sub_softplus_neg",
+    "geluTanh_sub_geluTanh_neg",
+    "absAct_neg",
+    "identityGate_posHomogeneous",
+    "identityGate_tendsto_zero",
 ]
 
 DECL_RE = re.compile(

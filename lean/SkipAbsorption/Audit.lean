@@ -7,6 +7,7 @@ import SkipAbsorption.Depth
 import SkipAbsorption.Parity
 import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
+import SkipAbsorption.CatalogActivations
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -92,3 +93,11 @@ for this.
 #print axioms SkipAbsorption.relu_tendsto_zero
 #print axioms SkipAbsorption.swish_tendsto_zero
 #print axioms SkipAbsorption.gelu_tendsto_zero
+
+-- CatalogActivations.lean
+#print axioms SkipAbsorption.leakyRelu_sub_leakyRelu_neg
+#print axioms SkipAbsorption.softplus_sub_softplus_neg
+#print axioms SkipAbsorption.geluTanh_sub_geluTanh_neg
+#print axioms SkipAbsorption.absAct_neg
+#print axioms SkipAbsorption.identityGate_posHomogeneous
+#print axioms SkipAbsorption.identityGate_tendsto_zero
