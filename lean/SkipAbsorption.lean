@@ -9,6 +9,7 @@ import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Audit
+import SkipAbsorption.Families
 
 /-!
 # SkipAbsorption
@@ -28,6 +29,8 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   `|z|`, the identity gate of the bilinear GLU) and their premise lemmas;
 * `Audit`: `#print axioms` for every theorem.
 
-The generated per-family files (`SkipAbsorption/Families/`) are not imported here yet;
-`import SkipAbsorption.Families` is added once the generator writes them.
+`SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from
+the Python catalog (`SkipAbsorption/Families/<Name>.lean`); they instantiate the general theorems
+above for each activation family. Do not edit them by hand: `leanbridge generate --check`
+detects edits.
 -/

@@ -252,6 +252,16 @@ def _fmt(value: sp.Expr | None) -> str:
     return "unknown" if value is None else sp.sstr(value)
 
 
+def minus_inverse_identity(c: sp.Expr) -> str:
+    """The right-hand side −(1/c)·I_d of the S-condition, as text (−I_d when c = 1)."""
+    if c == 1:
+        return "−I_d"
+    inverse = sp.sstr(1 / c)
+    if not (1 / c).is_Atom:
+        inverse = f"({inverse})"
+    return f"−{inverse}·I_d"
+
+
 def _degree_argument(family: Family, facts: ScalarFacts) -> tuple[Argument | None, str]:
     k = facts.degree
     what = "g" if family.gated else "σ"
@@ -330,9 +340,9 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
             "2x = 0: never absorbable for d ≥ 1",
         ))], ""
     return [Argument(ODD_LINEAR_PARITY, (
-        f"σ(z) − σ(−z) = {_fmt(c)}·z for all z (SymPy)",
+        f"σ(z) − σ(−z) = {'z' if c == 1 else _fmt(c) + '·z'} for all z (SymPy)",
         f"so negating the rows of W_up in an index set S turns units into linear terms: the "
-        f"skip is absorbed whenever W_down[:,S] W_up[S,:] = −(1/{_fmt(c)})·I_d "
+        f"skip is absorbed whenever W_down[:,S] W_up[S,:] = {minus_inverse_identity(c)} "
         "(sufficient for every such σ; paper Thm 8/10 'if' direction)",
     ))], ""
 
@@ -387,7 +397,7 @@ def analyse(family: Family) -> Analysis:
         same_as = twin.name if twin else None
         necessity = family.necessity_proven or twin is not None
         reasons = [f"conditional: absorbable when some S has W_down[:,S] W_up[S,:] = "
-                   f"−(1/{_fmt(c)})·I_d"]
+                   f"{minus_inverse_identity(c)}"]
         if necessity:
             who = family.name if family.necessity_proven else f"{same_as} (same function)"
             reasons.append(f"necessity is proven for {who} by the paper (Thm 8 for ReLU, Thm 10 "

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 import sympy as sp
 
 from leanbridge import __version__
+from leanbridge import generate as generate_files
 from leanbridge.analysis import Analysis, analyse
-from leanbridge.expression import ExpressionError, parse_activation
+from leanbridge.expression import ExpressionError, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean.printer import LeanPrintError, lean_code
 
@@ -28,22 +30,6 @@ class InputError(click.ClickException):
     """Bad input: printed as one line ``Error: …`` on stderr, exit code 2."""
 
     exit_code = EXIT_USAGE
-
-
-def user_family(expr_text: str, gated: bool, name: str | None) -> Family:
-    """A :class:`Family` for an expression typed by the user (raises :class:`InputError`)."""
-    try:
-        expr = parse_activation(expr_text)
-    except ExpressionError as exc:
-        raise InputError(str(exc)) from None
-    name = name or "user"
-    if name in {f.name for f in CATALOG}:
-        raise InputError(f"--name {name!r} is a catalog family; choose another name")
-    try:
-        return Family(name=name, display=name, gated=gated, expr=expr,
-                      description="typed by the user", source="user")
-    except ValueError as exc:
-        raise InputError(str(exc)) from None
 
 
 def lean_term(family: Family) -> tuple[str | None, str | None]:
@@ -167,7 +153,10 @@ def analyse_command(name: str | None, expr_text: str | None, gated: bool,
         except UnknownFamilyError as exc:
             raise InputError(str(exc)) from None
     else:
-        family = user_family(expr_text, gated, user_name)
+        try:
+            family = user_family(expr_text, user_name or "user", gated)
+        except ExpressionError as exc:
+            raise InputError(str(exc)) from None
     result = analyse(family)
     if as_json:
         click.echo(json.dumps(analysis_json(result), indent=2, ensure_ascii=False))
@@ -176,6 +165,75 @@ def analyse_command(name: str | None, expr_text: str | None, gated: bool,
 
 
 main.add_command(analyse_command, name="analyse")
+
+
+def project_dir(path: str) -> Path:
+    """The Lake project directory (raises InputError if it is not one)."""
+    project = Path(path)
+    if not (project / "lakefile.toml").is_file() and not (project / "lakefile.lean").is_file():
+        raise InputError(f"no Lake project at {project} (no lakefile.toml); pass --project")
+    return project
+
+
+_PROJECT = click.option("--project", "project_path", default="lean", show_default=True,
+                        metavar="DIR", help="The Lake project holding SkipAbsorption.")
+
+
+@main.command()
+@_PROJECT
+@click.option("--check", "check_only", is_flag=True,
+              help="Write nothing; exit 1 listing stale, tampered or missing files.")
+@click.option("--expr", "expr_text", metavar="EXPR",
+              help="Render a file for this activation (needs --name) instead of the catalog.")
+@click.option("--name", "user_name", metavar="NAME",
+              help="Name of the --expr family (a Lean identifier, e.g. relu_cubed).")
+@click.option("--gated", is_flag=True, help="EXPR is a gate g.")
+@click.option("--force", is_flag=True, help="Overwrite generated files edited by hand.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def generate(project_path: str, check_only: bool, expr_text: str | None,
+             user_name: str | None, gated: bool, force: bool, as_json: bool) -> None:
+    """Render the Lean theorem files of the catalog (or of one --expr) into the Lake project.
+
+    One file per family, SkipAbsorption/Families/<Name>.lean, plus SkipAbsorption/Families.lean
+    importing the catalog's. Output is deterministic; every file carries a header with a hash
+    of its text. Files without that header are never overwritten (exit 2). With --check,
+    nothing is written and the exit code is 1 if any file is stale, tampered or missing.
+    """
+    project = project_dir(project_path)
+    if check_only:
+        if expr_text or user_name or gated or force:
+            raise InputError("--check takes no --expr/--name/--gated/--force")
+        statuses = generate_files.check(project)
+        failing = [s for s in statuses if s.status in generate_files.FAILING]
+        _report_files(statuses, as_json, checked=True)
+        if failing:
+            sys.exit(EXIT_FAILED)
+        return
+    if (expr_text is None) != (user_name is None):
+        raise InputError("--expr and --name go together")
+    try:
+        if expr_text is not None:
+            outputs = [generate_files.user_output(
+                generate_files.user_family(expr_text, user_name, gated))]
+        else:
+            if gated:
+                raise InputError("--gated applies to --expr only")
+            outputs = generate_files.catalog_outputs()
+        statuses = generate_files.write(project, outputs, force=force)
+    except generate_files.GenerateError as exc:
+        raise InputError(str(exc)) from None
+    _report_files(statuses, as_json, checked=False)
+
+
+def _report_files(statuses, as_json: bool, checked: bool) -> None:
+    if as_json:
+        failing = [s for s in statuses if s.status in generate_files.FAILING]
+        click.echo(json.dumps({"checked": checked, "ok": not failing,
+                               "files": [s.to_dict() for s in statuses]}, indent=2))
+        return
+    for status in statuses:
+        detail = f" ({status.detail})" if status.detail else ""
+        click.echo(f"{status.status:9s} {status.path}{detail}")
 
 
 def run() -> None:  # pragma: no cover - console entry point

@@ -21,7 +21,7 @@ from sympy.parsing.sympy_parser import (
     rationalize,
 )
 
-from leanbridge.families import Z
+from leanbridge.families import CATALOG, Z, Family
 from leanbridge.functions import sigmoid
 
 #: Names a user may write, and what they mean.
@@ -88,3 +88,21 @@ def parse_activation(text: str) -> sp.Expr:
     if expr.has(sp.I) or expr.has(sp.zoo, sp.nan, sp.oo, -sp.oo):
         raise ExpressionError(f"cannot use {text!r}: it is not a finite real expression")
     return expr
+
+
+def user_family(text: str, name: str = "user", gated: bool = False,
+                reserved: frozenset[str] = frozenset()) -> Family:
+    """The :class:`Family` of an activation typed by the user (raises :class:`ExpressionError`).
+
+    ``name`` may not be a catalog family's name, nor one of ``reserved`` (Lean names that a
+    generated definition would shadow).
+    """
+    expr = parse_activation(text)
+    if name in {family.name for family in CATALOG} or name in reserved:
+        raise ExpressionError(f"name {name!r} is taken by the catalog or the Lean library; "
+                              "choose another name")
+    try:
+        return Family(name=name, display=name, gated=gated, expr=expr,
+                      description=f"user activation {sp.sstr(expr)}", source="user")
+    except ValueError as exc:
+        raise ExpressionError(str(exc)) from None

@@ -100,7 +100,7 @@ def test_analyse_prints_why_lean_cannot_print_erf(run):
     (["analyse"], "give either a family NAME or --expr"),
     (["analyse", "relu", "--expr", "z"], "give either a family NAME or --expr"),
     (["analyse", "relu", "--gated"], "--expr only"),
-    (["analyse", "--expr", "z", "--name", "relu"], "is a catalog family"),
+    (["analyse", "--expr", "z", "--name", "relu"], "is taken by the catalog"),
     (["analyse", "--expr", "z", "--name", "Bad Name"], "lower case"),
 ])
 def test_bad_input_is_one_line_on_stderr_with_exit_2(run, args, message):

@@ -1,0 +1,129 @@
+"""The Lean library's public interface, as Python data.
+
+Generated Lean files may only reference what is listed here: the general theorems of
+``lean/SkipAbsorption`` (one per paper result and skip shape) and, for each catalog family, its
+Lean definition and premise lemmas. ``leanbridge graph --check`` verifies every name against
+the Lean sources, so a rename on the Lean side is caught before Lean ever runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NAMESPACE = "SkipAbsorption"
+FAMILIES_NAMESPACE = "SkipAbsorption.Families"
+
+# Premise kinds: the hypothesis shapes the general theorems take.
+HOMOGENEOUS = "homogeneous"   # ∀ t : ℝ, 0 < t → ∀ z, σ (t * z) = t ^ k * σ z
+LITTLE_O = "isLittleO"        # σ =o[𝓝 0] (fun z => z)
+TENDSTO = "tendsto"           # Tendsto g (𝓝 0) (𝓝 0)
+EVEN = "even"                 # ∀ z, σ (-z) = σ z
+ODD = "odd"                   # ∀ z, σ z - σ (-z) = z   (c = 1)   or   = c * z
+
+
+@dataclass(frozen=True)
+class GeneralTheorem:
+    """A theorem of the Lean library that family theorems instantiate."""
+
+    name: str
+    module: str
+    paper: str
+    summary: str
+
+    @property
+    def full_name(self) -> str:
+        return f"{NAMESPACE}.{self.name}"
+
+
+_DEGREE = "SkipAbsorption.Degree"
+_LINEAR = "SkipAbsorption.Linearisation"
+_DEPTH = "SkipAbsorption.Depth"
+_PARITY = "SkipAbsorption.Parity"
+
+GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
+    GeneralTheorem("not_absorbable_of_posHomogeneous", _DEGREE, "Prop 5",
+                   "an ungated block homogeneous of degree k ≠ 1 absorbs no skip A ≠ 0"),
+    GeneralTheorem("not_gatedAbsorbable_of_posHomogeneous", _DEGREE, "Prop 5",
+                   "a gated block with a gate of degree m ≠ 0 absorbs no skip A ≠ 0"),
+    GeneralTheorem("not_absorbable_of_isLittleO", _LINEAR, "Prop 6",
+                   "an ungated block with σ = o(z) at 0 absorbs no identity skip (d ≥ 1)"),
+    GeneralTheorem("not_absorbable_of_isLittleO_of_isUnit", _LINEAR, "Prop 6 + Lemma 4",
+                   "… nor any invertible skip"),
+    GeneralTheorem("not_gatedAbsorbable_of_tendsto", _LINEAR, "Prop 6",
+                   "a gated block with g → 0 at 0 absorbs no identity skip (d ≥ 1)"),
+    GeneralTheorem("not_gatedAbsorbable_of_tendsto_of_isUnit", _LINEAR, "Prop 6 + Lemma 4",
+                   "… nor any invertible skip"),
+    GeneralTheorem("not_mlpStack_eq_of_isLittleO", _DEPTH, "Cor 7",
+                   "stacks of residual blocks with σ = o(z) are no residual-free stacks"),
+    GeneralTheorem("not_gatedMlpStack_eq_of_tendsto", _DEPTH, "Cor 7",
+                   "stacks of residual gated blocks with g → 0 are no residual-free stacks"),
+    GeneralTheorem("isLittleO_of_posHomogeneous", _DEPTH, "Cor 7",
+                   "σ homogeneous of degree k > 1 is o(z) at 0"),
+    GeneralTheorem("not_absorbable_of_even", _PARITY, "parity (not in the paper)",
+                   "an ungated block with σ even absorbs no identity skip (d ≥ 1)"),
+    GeneralTheorem("not_absorbable_of_even_of_ne_zero", _PARITY, "parity (not in the paper)",
+                   "… nor any nonzero skip"),
+    GeneralTheorem("absorbable_of_sCondition", _PARITY, "Thm 8/10 (if)",
+                   "σ(z) − σ(−z) = c z and W_down[:,S] W_up[S,:] = −(1/c) I give absorption"),
+)}
+
+#: Paper results and the general theorems that formalise them (for the dependency graph).
+PAPER_RESULTS: dict[str, str] = {
+    "Lemma 4": "an invertible linear skip reduces to the identity skip",
+    "Prop 5": "homogeneous blocks of degree k ≠ 1 never absorb the skip",
+    "Prop 6": "gated blocks with g(0) = 0, g continuous (paper: differentiable) never absorb it",
+    "Cor 7": "both extend to depth",
+    "Thm 8/10 (if)": "ReLU/GELU: the S-condition suffices",
+}
+
+#: Library theorems per paper result beyond the instantiated ones (Lemma 4 is used inside).
+PAPER_LIBRARY: dict[str, tuple[str, ...]] = {
+    "Lemma 4": ("absorbable_iff_of_isUnit_det", "gatedAbsorbable_iff_of_isUnit_det"),
+}
+
+
+@dataclass(frozen=True)
+class LeanActivation:
+    """A catalog family's Lean side: its definition and premise lemmas in the library."""
+
+    definition: str
+    module: str
+    premises: tuple[tuple[str, str], ...]
+
+    def premise(self, kind: str) -> str | None:
+        return dict(self.premises).get(kind)
+
+
+_ACT = "SkipAbsorption.Activations"
+_CAT = "SkipAbsorption.CatalogActivations"
+
+#: Lean definitions and premise lemmas of the catalog families (keyed by family name).
+CATALOG_LEAN: dict[str, LeanActivation] = {
+    "relu": LeanActivation("relu", _ACT, ((ODD, "relu_sub_relu_neg"),)),
+    "gelu": LeanActivation("gelu", _ACT, ((ODD, "gelu_sub_gelu_neg"),)),
+    "gelu_tanh": LeanActivation("geluTanh", _CAT, ((ODD, "geluTanh_sub_geluTanh_neg"),)),
+    "silu": LeanActivation("swish", _ACT, ((ODD, "swish_sub_swish_neg"),)),
+    "relu2": LeanActivation("relu2", _ACT, ((HOMOGENEOUS, "relu2_posHomogeneous"),
+                                            (LITTLE_O, "relu2_isLittleO"))),
+    "relu3": LeanActivation("relu3", _ACT, ((HOMOGENEOUS, "relu3_posHomogeneous"),
+                                            (LITTLE_O, "relu3_isLittleO"))),
+    "leaky_relu": LeanActivation("leakyRelu", _CAT, ((ODD, "leakyRelu_sub_leakyRelu_neg"),)),
+    "softplus": LeanActivation("softplus", _CAT, ((ODD, "softplus_sub_softplus_neg"),)),
+    "abs": LeanActivation("absAct", _CAT, ((EVEN, "absAct_neg"),)),
+    "reglu": LeanActivation("relu", _ACT, ((HOMOGENEOUS, "relu_posHomogeneous"),
+                                           (TENDSTO, "relu_tendsto_zero"))),
+    "swiglu": LeanActivation("swish", _ACT, ((TENDSTO, "swish_tendsto_zero"),)),
+    "geglu": LeanActivation("gelu", _ACT, ((TENDSTO, "gelu_tendsto_zero"),)),
+    "bilinear": LeanActivation("identityGate", _CAT,
+                               ((HOMOGENEOUS, "identityGate_posHomogeneous"),
+                                (TENDSTO, "identityGate_tendsto_zero"))),
+}
+
+#: Library definitions a user family may not shadow.
+RESERVED_NAMES = frozenset({a.definition for a in CATALOG_LEAN.values()}
+                           | {"mlp", "gatedMlp", "Absorbable", "GatedAbsorbable"})
+
+
+def catalog_lean(family_name: str) -> LeanActivation | None:
+    """The Lean side of a catalog family, or None (undetermined families need none)."""
+    return CATALOG_LEAN.get(family_name)

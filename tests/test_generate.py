@@ -1,0 +1,230 @@
+"""`leanbridge generate`: rendered Lean files, headers and hashes, refusals, --check."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from leanbridge.cli import main
+from leanbridge.families import get_family
+from leanbridge.generate import (
+    INDEX_PATH,
+    MISSING,
+    OK,
+    ORPHAN,
+    STALE,
+    TAMPERED,
+    UNMANAGED,
+    catalog_outputs,
+    check,
+    parse_header,
+)
+from leanbridge.render import build_family_file, render_family
+
+ROOT = Path(__file__).resolve().parents[1]
+LEAN = ROOT / "lean"
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of the Lake project (without build products)."""
+    target = tmp_path / "lean"
+    shutil.copytree(LEAN, target, ignore=shutil.ignore_patterns(".lake", "build"))
+    return target
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_committed_tree_is_current():
+    """The generated files in lean/ are exactly what leanbridge renders now."""
+    statuses = check(LEAN)
+    assert [s for s in statuses if s.status != OK] == []
+    assert len(statuses) == 17  # 16 families and the index
+
+
+def test_generate_check_cli_passes_on_the_committed_tree():
+    result = run("generate", "--check", "--project", str(LEAN), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["ok"] is True
+
+
+def test_rendering_is_deterministic():
+    first = {o.path: o.text for o in catalog_outputs()}
+    second = {o.path: o.text for o in catalog_outputs()}
+    assert first == second
+
+
+def test_every_file_has_a_header_with_the_hash_of_its_body():
+    for output in catalog_outputs():
+        header = parse_header(output.text)
+        assert header is not None and header.intact
+        assert header.template in ("family.lean.j2", "families_index.lean.j2")
+
+
+# -- golden declarations: two families per verdict kind ----------------------------------------
+
+def _declaration(name: str, decl: str) -> str:
+    text = render_family(build_family_file(get_family(name)))
+    start = text.index(f"theorem {decl} ")
+    return text[start:text.index("\n\n", start)]
+
+
+def test_golden_never_degree_relu2():
+    assert _declaration("relu2", "relu2_not_absorbable_degree") == (
+        "theorem relu2_not_absorbable_degree {d n : ℕ} {A : Matrix (Fin d) (Fin d) ℝ} (hA : A ≠ 0)\n"
+        "    (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) :\n"
+        "    ¬ Absorbable relu2 A Wd Wu :=\n"
+        "  not_absorbable_of_posHomogeneous (by norm_num) relu2_posHomogeneous hA Wd Wu")
+
+
+def test_golden_never_linearisation_swiglu():
+    assert _declaration("swiglu", "swiglu_not_gatedAbsorbable_identity") == (
+        "theorem swiglu_not_gatedAbsorbable_identity {d n : ℕ} (hd : 0 < d)\n"
+        "    (Wd : Matrix (Fin d) (Fin n) ℝ) (Wg Wv : Matrix (Fin n) (Fin d) ℝ) :\n"
+        "    ¬ GatedAbsorbable swish 1 Wd Wg Wv :=\n"
+        "  not_gatedAbsorbable_of_tendsto swish_tendsto_zero hd Wd Wg Wv")
+    text = render_family(build_family_file(get_family("swiglu")))
+    assert "theorem swiglu_not_stack_eq" in text and "degree" not in _names(text)
+
+
+def test_golden_conditional_relu_c_equals_one():
+    assert _declaration("relu", "relu_absorbable_of_sCondition") == (
+        "theorem relu_absorbable_of_sCondition {d n : ℕ}\n"
+        "    (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ)\n"
+        "    (S : Finset (Fin n))\n"
+        "    (hS : Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1) :\n"
+        "    Absorbable relu 1 Wd Wu :=\n"
+        "  absorbable_of_sCondition (c := 1) one_ne_zero\n"
+        "    (fun z => by rw [one_mul]; exact relu_sub_relu_neg z) Wd Wu S\n"
+        "    (by rw [hS, inv_one, neg_smul, one_smul])")
+
+
+def test_golden_conditional_leaky_relu_with_its_c():
+    assert _declaration("leaky_relu", "leaky_relu_absorbable_of_sCondition").endswith(
+        "      -((101 / 100 : ℝ)⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :\n"
+        "    Absorbable leakyRelu 1 Wd Wu :=\n"
+        "  absorbable_of_sCondition (by norm_num) leakyRelu_sub_leakyRelu_neg Wd Wu S hS")
+
+
+@pytest.mark.parametrize("name, symbol", [("glu", "Real.sigmoid z"), ("tanh", "Real.tanh z")])
+def test_golden_undetermined_has_a_definition_and_no_theorem(name, symbol):
+    text = render_family(build_family_file(get_family(name)))
+    assert f"def {name} (z : ℝ) : ℝ :=\n  {symbol}" in text
+    assert "\ntheorem " not in text
+    assert "-- No theorem for this family" in text
+    assert "sorry" not in text
+
+
+def test_library_definitions_are_tied_to_sympy_by_rfl():
+    text = render_family(build_family_file(get_family("relu3")))
+    assert "theorem relu3_eq_sympy (z : ℝ) : relu3 z = (max z 0) ^ 3 :=\n  rfl" in text
+    gelu = render_family(build_family_file(get_family("gelu")))
+    assert "_eq_sympy" not in gelu and "no error function" in gelu
+
+
+def _names(text: str) -> str:
+    return " ".join(line for line in text.splitlines() if line.startswith("theorem "))
+
+
+# -- writing and checking on a copy of the project ---------------------------------------------
+
+def test_generate_writes_nothing_new_on_the_committed_tree(project):
+    result = run("generate", "--project", str(project))
+    assert result.exit_code == 0
+    assert all(line.startswith("unchanged") for line in result.output.splitlines())
+
+
+def test_check_reports_missing_tampered_stale_orphan_unmanaged(project):
+    families = project / "SkipAbsorption" / "Families"
+    (families / "Tanh.lean").unlink()
+    relu = families / "Relu.lean"
+    relu.write_text(relu.read_text(encoding="utf-8").replace("rfl", "rfl -- tweak"),
+                    encoding="utf-8")
+    # stale: an intact header whose body differs from the current rendering
+    relu2 = families / "Relu2.lean"
+    output = next(o for o in catalog_outputs() if o.path.endswith("/Relu2.lean"))
+    old = type(output)(output.path, output.template, output.source,
+                       output.body.replace("ReLU²", "ReLU squared"))
+    relu2.write_text(old.text, encoding="utf-8")
+    # orphan: a generated file for a family no longer in the catalog
+    orphan = type(output)("SkipAbsorption/Families/Relu9.lean", output.template,
+                          {"family": "relu9"}, "/-! gone -/\n")
+    (families / "Relu9.lean").write_text(orphan.text, encoding="utf-8")
+    (families / "Mine.lean").write_text("/-! hand-written -/\n", encoding="utf-8")
+
+    statuses = {Path(s.path).name: s.status for s in check(project)}
+    assert statuses["Tanh.lean"] == MISSING
+    assert statuses["Relu.lean"] == TAMPERED
+    assert statuses["Relu2.lean"] == STALE
+    assert statuses["Relu9.lean"] == ORPHAN
+    assert statuses["Mine.lean"] == UNMANAGED
+    assert statuses["Gelu.lean"] == OK
+
+    result = run("generate", "--check", "--project", str(project))
+    assert result.exit_code == 1
+    assert "tampered  SkipAbsorption/Families/Relu.lean" in result.output
+
+
+def test_generate_refuses_files_without_header_and_writes_nothing(project):
+    index = project / INDEX_PATH
+    index.write_text("-- my own index\n", encoding="utf-8")
+    (project / "SkipAbsorption" / "Families" / "Tanh.lean").unlink()
+    result = run("generate", "--project", str(project))
+    assert result.exit_code == 2
+    assert "no leanbridge header" in result.stderr and "Traceback" not in result.stderr
+    assert index.read_text(encoding="utf-8") == "-- my own index\n"
+    assert not (project / "SkipAbsorption" / "Families" / "Tanh.lean").exists()
+
+
+def test_generate_refuses_tampered_files_unless_forced(project):
+    relu = project / "SkipAbsorption" / "Families" / "Relu.lean"
+    relu.write_text(relu.read_text(encoding="utf-8") + "-- extra\n", encoding="utf-8")
+    assert run("generate", "--project", str(project)).exit_code == 2
+    result = run("generate", "--project", str(project), "--force")
+    assert result.exit_code == 0 and "written   SkipAbsorption/Families/Relu.lean" in result.output
+    assert check(project) and all(s.status == OK for s in check(project))
+
+
+def test_user_expression_round_trips_through_generate(project):
+    result = run("generate", "--project", str(project), "--expr", "Max(z,0)**3",
+                 "--name", "relu_cubed")
+    assert result.exit_code == 0, result.output
+    path = project / "SkipAbsorption" / "Families" / "ReluCubed.lean"
+    text = path.read_text(encoding="utf-8")
+    header = parse_header(text)
+    assert header.intact and header.template == "family.lean.j2"
+    assert header.source == {"name": "relu_cubed", "expr": "Max(0, z)**3", "gated": False}
+    assert "def relu_cubed (z : ℝ) : ℝ :=\n  (max z 0) ^ 3" in text
+    assert "theorem relu_cubed_posHomogeneous :\n    ∀ t : ℝ, 0 < t → ∀ z, " \
+           "relu_cubed (t * z) = t ^ 3 * relu_cubed z := by" in text
+    assert "not_absorbable_of_posHomogeneous (by norm_num) relu_cubed_posHomogeneous" in text
+    assert "relu_cubed_isLittleO" in text
+    assert "import SkipAbsorption.Families.ReluCubed" not in (project / INDEX_PATH).read_text()
+    statuses = {Path(s.path).name: s.status for s in check(project)}
+    assert statuses["ReluCubed.lean"] == OK
+    # a hand edit of the user file is caught like any other
+    path.write_text(text.replace("(max z 0) ^ 3", "(max z 0) ^ 4"), encoding="utf-8")
+    assert {Path(s.path).name: s.status for s in check(project)}["ReluCubed.lean"] == TAMPERED
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--expr", "z*(1 + erf(z))", "--name", "myerf"], "erf"),
+    (["--expr", "Max(z,0)"], "--expr and --name go together"),
+    (["--expr", "z", "--name", "relu"], "taken by the catalog"),
+    (["--expr", "z", "--name", "swish"], "taken by the catalog or the Lean library"),
+    (["--expr", "x", "--name", "ok_name"], "free symbol"),
+    (["--check", "--expr", "z", "--name", "n"], "--check takes no"),
+])
+def test_generate_bad_input_exits_2(project, args, message):
+    result = run("generate", "--project", str(project), *args)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_missing_project_is_a_usage_error(tmp_path):
+    result = run("generate", "--project", str(tmp_path / "nowhere"))
+    assert result.exit_code == 2 and "no Lake project" in result.stderr
