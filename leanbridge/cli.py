@@ -15,6 +15,7 @@ import sympy as sp
 
 from leanbridge import __version__
 from leanbridge import generate as generate_files
+from leanbridge import graph as dependency_graph
 from leanbridge.analysis import Analysis, analyse
 from leanbridge.expression import ExpressionError, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
@@ -223,6 +224,41 @@ def generate(project_path: str, check_only: bool, expr_text: str | None,
     except generate_files.GenerateError as exc:
         raise InputError(str(exc)) from None
     _report_files(statuses, as_json, checked=False)
+
+
+@main.command()
+@_PROJECT
+@click.option("--format", "fmt", type=click.Choice(sorted(dependency_graph.FORMATS)),
+              default="json", show_default=True, help="Output format (json = node-link).")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Write to PATH (atomically) instead of standard output.")
+@click.option("--full", is_flag=True,
+              help="Keep every edge (default: transitive reduction, for drawing).")
+@click.option("--check", "check_only", is_flag=True,
+              help="Exit 1 listing every name leanbridge references that lean/ does not declare.")
+def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_only: bool) -> None:
+    """The dependency graph: paper results, Lean theorems, premise lemmas, family theorems.
+
+    Edges mean "uses". Built from the catalog and the templates' references, and checked against
+    the declarations found in the Lean sources.
+    """
+    project = project_dir(project_path)
+    built = dependency_graph.build(project)
+    if check_only:
+        missing = dependency_graph.missing_names(built)
+        for problem in missing:
+            click.echo(f"missing   {problem}")
+        if missing:
+            sys.exit(EXIT_FAILED)
+        click.echo(f"ok        {built.number_of_nodes()} nodes, {built.number_of_edges()} edges; "
+                   "every referenced name is declared in lean/")
+        return
+    drawn = built if full else dependency_graph.for_drawing(built)
+    text = dependency_graph.FORMATS[fmt](drawn)
+    if out_path:
+        generate_files.atomic_write(Path(out_path), text)
+    else:
+        click.echo(text, nl=False)
 
 
 def _report_files(statuses, as_json: bool, checked: bool) -> None:

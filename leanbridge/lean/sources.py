@@ -1,0 +1,130 @@
+"""Read the Lean sources of the Lake project: which declarations exist, where, and what they use.
+
+A light reader, not a Lean parser: it strips comments, tracks ``namespace``/``section``/``end``
+to give each ``theorem``/``lemma``/``def``/``abbrev`` its full name, and takes a declaration's
+text up to the next declaration. The identifiers in that text that name other declarations of
+the project are its *uses*. Good enough for the project's own, regular files; it never decides
+whether a proof is correct — only Lean does that.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+_DECL = re.compile(
+    r"^[ \t]*(?:@\[[^\]]*\][ \t]*)?(?:(?:noncomputable|private|protected|nonrec)[ \t]+)*"
+    r"(theorem|lemma|def|abbrev|instance)[ \t]+([A-Za-z_][A-Za-z0-9_'.]*)",
+    re.MULTILINE,
+)
+_SCOPE = re.compile(r"^[ \t]*(?:noncomputable[ \t]+)?(namespace|section|end)\b[ \t]*([A-Za-z0-9_.']*)",
+                    re.MULTILINE)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'.]*")
+_LINE_COMMENT = re.compile(r"--[^\n]*")
+
+
+def strip_comments(text: str) -> str:
+    """Remove ``/- … -/`` blocks (nested) and ``--`` line comments, keeping line breaks."""
+    out, depth, i = [], 0, 0
+    while i < len(text):
+        if text.startswith("/-", i):
+            depth += 1
+            i += 2
+            continue
+        if depth and text.startswith("-/", i):
+            depth -= 1
+            i += 2
+            continue
+        char = text[i]
+        out.append(char if depth == 0 or char == "\n" else "")
+        i += 1
+    return _LINE_COMMENT.sub("", "".join(out))
+
+
+@dataclass(frozen=True)
+class LeanDeclaration:
+    """A declaration found in the project's Lean sources."""
+
+    name: str          # full name, e.g. SkipAbsorption.relu2_posHomogeneous
+    kind: str          # theorem / lemma / def / abbrev / instance
+    file: str          # path relative to the project
+    line: int
+    text: str = field(repr=False)   # its source text, comments removed
+
+    @property
+    def short(self) -> str:
+        return self.name.rsplit(".", 1)[-1]
+
+
+def _namespace_at(scopes: list[tuple[str, str]]) -> str:
+    return ".".join(name for kind, name in scopes if kind == "namespace" and name)
+
+
+def scan_file(path: Path, project: Path) -> list[LeanDeclaration]:
+    """The declarations of one ``.lean`` file."""
+    text = strip_comments(path.read_text(encoding="utf-8"))
+    relative = path.relative_to(project).as_posix()
+    events = sorted([(m.start(), "scope", m) for m in _SCOPE.finditer(text)]
+                    + [(m.start(), "decl", m) for m in _DECL.finditer(text)],
+                    key=lambda item: item[0])
+    scopes: list[tuple[str, str]] = []
+    found: list[tuple[int, str, str]] = []
+    for _, what, match in events:
+        if what == "scope":
+            keyword, name = match.group(1), match.group(2)
+            if keyword == "end":
+                if scopes:
+                    scopes.pop()
+            else:
+                scopes.append((keyword, name))
+            continue
+        namespace = _namespace_at(scopes)
+        short = match.group(2)
+        full = f"{namespace}.{short}" if namespace and not short.startswith("_root_.") else short
+        found.append((match.start(), match.group(1), full.removeprefix("_root_.")))
+    declarations = []
+    for index, (start, kind, name) in enumerate(found):
+        end = found[index + 1][0] if index + 1 < len(found) else len(text)
+        line = text.count("\n", 0, start) + 1
+        declarations.append(LeanDeclaration(name, kind, relative, line, text[start:end]))
+    return declarations
+
+
+def scan_project(project: Path) -> dict[str, LeanDeclaration]:
+    """Every declaration of the Lake project's own sources (``.lake`` excluded), by full name."""
+    declarations: dict[str, LeanDeclaration] = {}
+    for path in sorted(project.rglob("*.lean")):
+        if ".lake" in path.relative_to(project).parts:
+            continue
+        for declaration in scan_file(path, project):
+            declarations.setdefault(declaration.name, declaration)
+    return declarations
+
+
+def uses(declaration: LeanDeclaration, known: dict[str, LeanDeclaration]) -> set[str]:
+    """Full names of the project declarations that ``declaration``'s text mentions."""
+    by_short: dict[str, list[str]] = {}
+    for name in known:
+        by_short.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    namespace = declaration.name.rsplit(".", 1)[0] if "." in declaration.name else ""
+    found: set[str] = set()
+    body = declaration.text.split(None, 2)[-1] if declaration.text else ""
+    for token in set(_IDENT.findall(body)):
+        if token in known:
+            found.add(token)
+            continue
+        candidates = by_short.get(token, [])
+        # Resolve a short name as Lean would from inside `namespace`: innermost first.
+        for prefix in _prefixes(namespace):
+            full = f"{prefix}.{token}" if prefix else token
+            if full in candidates:
+                found.add(full)
+                break
+    found.discard(declaration.name)
+    return found
+
+
+def _prefixes(namespace: str) -> list[str]:
+    parts = namespace.split(".") if namespace else []
+    return [".".join(parts[:i]) for i in range(len(parts), -1, -1)]
