@@ -7,6 +7,7 @@ Exit codes shared by every command: 0 success, 1 a check did not pass, 2 usage o
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import click
 import sympy as sp
 
 from leanbridge import __version__
+from leanbridge.atomic import atomic_write
 from leanbridge import generate as generate_files
 from leanbridge import graph as dependency_graph
 from leanbridge.analysis import Analysis, analyse
@@ -256,9 +258,66 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
     drawn = built if full else dependency_graph.for_drawing(built)
     text = dependency_graph.FORMATS[fmt](drawn)
     if out_path:
-        generate_files.atomic_write(Path(out_path), text)
+        atomic_write(Path(out_path), text)
     else:
         click.echo(text, nl=False)
+
+
+@main.command()
+@_PROJECT
+@click.option("--lake", "lake", metavar="PATH",
+              help="The lake executable (default: `lake` on PATH, then ~/.elan/bin/lake).")
+@click.option("--timeout", default=600.0, show_default=True, type=click.FloatRange(min=1),
+              help="Wall-clock seconds per Lean subprocess (killed with its process group).")
+@click.option("--allow-axiom", "allow", multiple=True, metavar="NAME",
+              help="Extend the axiom allowlist (default: propext, Classical.choice, Quot.sound).")
+@click.option("--jobs", default=2, show_default=True, type=click.IntRange(min=1),
+              help="Lean files elaborated in parallel.")
+@click.option("--json", "json_path", metavar="PATH", help="Write the JSON report (leanbridge.check/1).")
+@click.option("--junit", "junit_path", metavar="PATH", help="Write a JUnit XML report.")
+@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str, ...],
+          jobs: int, json_path: str | None, junit_path: str | None, quiet: bool) -> None:
+    """Check everything: generated files, symbolic premises, and the Lean proofs.
+
+    \b
+    1. `generate --check`: stale or hand-edited generated files;
+    2. SymPy re-verifies each family's premises (no Lean needed);
+    3. with a Lean toolchain: `lake build`, then every Lean file is elaborated with
+       `lake env lean --json`, and each theorem's axioms are read with `#print axioms`.
+
+    \b
+    Verdict per theorem: proved, sorry, axiom_violation, error, timeout, missing_decl,
+    stale, tampered, not_run (no toolchain), infra_error.
+
+    \b
+    Exit codes (first that applies): 2 usage or input error; 1 something is not proved,
+    stale, tampered or a premise failed; 3 Lean toolchain not found (everything else ran and
+    was reported); 0 every theorem proved.
+
+    In GitHub Actions (GITHUB_ACTIONS=true) failures are also printed as annotations, and a
+    Markdown table is appended to $GITHUB_STEP_SUMMARY.
+    """
+    from leanbridge import reports
+    from leanbridge.check import UsageError, run_check
+
+    project = project_dir(project_path)
+    progress = (lambda _: None) if quiet else (lambda line: click.echo(line, err=True))
+    try:
+        result = run_check(project, lake=lake, timeout=timeout, allow=allow, jobs=jobs,
+                           progress=progress)
+    except UsageError as exc:
+        raise InputError(str(exc)) from None
+    reports.write_reports(result, json_path, junit_path)
+    click.echo(reports.terminal(result))
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        for line in reports.github_annotations(result, root=project_path):
+            click.echo(line)
+    summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary_path:
+        with open(summary_path, "a", encoding="utf-8") as stream:
+            stream.write(reports.step_summary(result))
+    sys.exit(result.exit_code)
 
 
 def _report_files(statuses, as_json: bool, checked: bool) -> None:

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import sympy as sp
 
+from leanbridge.atomic import atomic_write
 from leanbridge.expression import ExpressionError, parse_activation
 from leanbridge.expression import user_family as make_user_family
 from leanbridge.families import CATALOG, Family
@@ -239,17 +238,3 @@ def write(project: Path, outputs: list[GeneratedFile], force: bool = False) -> l
         atomic_write(target, output.text)
         statuses.append(FileStatus(output.path, WRITTEN))
     return statuses
-
-
-def atomic_write(target: Path, text: str) -> None:
-    """Write ``text`` to ``target`` via a temporary file and a rename (never half-written)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -90,8 +90,8 @@ def build(project: Path, plans: list[FamilyFile] | None = None) -> nx.DiGraph:
                        gated=plan.family.gated)
         for declaration in plan.declarations:
             graph.add_edge(family, declaration.full_name)
-            graph.nodes[declaration.full_name].setdefault("role", declaration.role)
             graph.nodes[declaration.full_name].update(
+                role="family_theorem" if declaration.role == "argument" else declaration.role,
                 argument=declaration.argument, statement_hash=declaration.statement_hash)
             for used in declaration.uses:
                 if used.startswith(library.NAMESPACE + "."):
@@ -161,7 +161,7 @@ def to_json(graph: nx.DiGraph) -> str:
 
 _SHAPES = {PAPER: "note", FAMILY: "folder"}
 _COLOURS = {"general": "lightblue", "premise": "khaki", "family_theorem": "palegreen",
-            "definition": "lightgrey", "bridge": "palegreen", "lemma": "white"}
+            "definition": "lightgrey", "bridge": "honeydew", "lemma": "white"}
 
 
 def _label(node: str) -> str:

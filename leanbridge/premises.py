@@ -1,0 +1,135 @@
+"""Symbolic premise checks: re-verify with SymPy the facts each family's Lean theorems assume.
+
+They run on every ``leanbridge check``, with or without Lean. Each check states its identity
+directly and asks SymPy for it by a route independent of the analysis (``simplify`` of the
+identity itself, ``limit`` for behaviour at 0), so a bug in one is unlikely to hide in both.
+A check is ``verified`` only when SymPy proves it, ``failed`` when SymPy proves it false (or a
+sample point refutes it), and ``unknown`` otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from leanbridge.analysis import (
+    DEGREE,
+    EVEN_PARITY,
+    LINEARISATION,
+    ODD_LINEAR_PARITY,
+    Analysis,
+)
+from leanbridge.families import Z
+
+VERIFIED = "verified"
+FAILED = "failed"
+UNKNOWN = "unknown"
+
+_T = sp.Symbol("t", positive=True)
+_P = sp.Symbol("p", positive=True)
+_ERRORS = (TypeError, ValueError, NotImplementedError, RecursionError, ZeroDivisionError)
+
+
+@dataclass(frozen=True)
+class PremiseCheck:
+    """One re-verified premise of one family's argument."""
+
+    family: str
+    argument: str
+    statement: str
+    status: str
+    method: str
+
+    def to_dict(self) -> dict:
+        return {"family": self.family, "argument": self.argument,
+                "statement": self.statement, "status": self.status, "method": self.method}
+
+
+def _identity(difference: sp.Expr) -> str:
+    """VERIFIED if ``difference`` simplifies to 0, FAILED if a sample refutes it, else UNKNOWN."""
+    try:
+        if sp.simplify(difference) == 0:
+            return VERIFIED
+        if sp.simplify(difference.rewrite(sp.exp)) == 0:
+            return VERIFIED
+    except _ERRORS:
+        return UNKNOWN
+    symbols = sorted(difference.free_symbols, key=str)
+    for value in (sp.Rational(1, 3), sp.Rational(7, 4)):
+        try:
+            number = complex(difference.subs({s: value for s in symbols}).evalf(30))
+        except (TypeError, ValueError):
+            return UNKNOWN
+        if abs(number) > 1e-12:
+            return FAILED
+    return UNKNOWN
+
+
+def _identity_in_z(difference: sp.Expr) -> str:
+    """An identity in z, decided on z = p, z = −p (p > 0) and z = 0, where SymPy's
+    assumptions resolve Max, Abs and sign conditions."""
+    return _all(*(_identity(difference.subs(Z, point)) for point in (_P, -_P, sp.Integer(0))))
+
+
+def _limit(expr: sp.Expr, direction: str) -> sp.Expr | None:
+    try:
+        value = sp.limit(expr, Z, 0, direction)
+    except _ERRORS:
+        return None
+    if isinstance(value, sp.Limit) or value.has(sp.AccumBounds):
+        return None
+    return value
+
+
+def _limits_vanish(expr: sp.Expr) -> str:
+    limits = [_limit(expr, side) for side in ("+", "-")]
+    if any(limit is not None and limit != 0 for limit in limits):
+        return FAILED
+    return VERIFIED if all(limit == 0 for limit in limits) else UNKNOWN
+
+
+def _all(*statuses: str) -> str:
+    if FAILED in statuses:
+        return FAILED
+    return VERIFIED if all(s == VERIFIED for s in statuses) else UNKNOWN
+
+
+def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
+    """The premise checks of every argument that applies to ``analysis.family``."""
+    family, facts = analysis.family, analysis.facts
+    sigma, what = family.expr, ("g" if family.gated else "σ")
+    checks = []
+    for argument in analysis.argument_names:
+        if argument == DEGREE:
+            k = facts.degree
+            status = _all(*(_identity(sigma.subs(Z, s * _T * _P) - _T**k * sigma.subs(Z, s * _P))
+                            for s in (1, -1)))
+            checks.append(PremiseCheck(
+                family.name, argument, f"{what}(t·z) = t^{sp.sstr(k)}·{what}(z) for all t > 0",
+                status, "sympy.simplify of the identity on z = ±p (t, p > 0)"))
+        elif argument == LINEARISATION:
+            value = sigma.subs(Z, 0)
+            if family.gated:
+                status = _all(VERIFIED if value == 0 else FAILED, _limits_vanish(sigma))
+                checks.append(PremiseCheck(
+                    family.name, argument, "g(0) = 0 and g(z) → 0 as z → 0± (g continuous at 0)",
+                    status, "substitution and sympy.limit from both sides"))
+            else:
+                status = _all(VERIFIED if value == 0 else FAILED, _limits_vanish(sigma / Z))
+                checks.append(PremiseCheck(
+                    family.name, argument, "σ(0) = 0 and σ(z)/z → 0 as z → 0± (σ = o(z))",
+                    status, "substitution and sympy.limit from both sides"))
+        elif argument == EVEN_PARITY:
+            checks.append(PremiseCheck(
+                family.name, argument, "σ(−z) = σ(z) for all z",
+                _identity_in_z(sigma.subs(Z, -Z) - sigma),
+                "sympy.simplify of the identity on z = p, −p (p > 0) and 0"))
+        elif argument == ODD_LINEAR_PARITY:
+            c = facts.odd_coefficient
+            checks.append(PremiseCheck(
+                family.name, argument,
+                f"σ(z) − σ(−z) = {'z' if c == 1 else sp.sstr(c) + '·z'} for all z",
+                _identity_in_z(sigma - sigma.subs(Z, -Z) - c * Z),
+                "sympy.simplify of the identity on z = p, −p (p > 0) and 0"))
+    return checks

@@ -1,0 +1,163 @@
+"""Reports of a check, all from one :class:`~leanbridge.check.CheckResult`.
+
+* a terminal summary (family × argument × verdict, then the library, then what Lean did);
+* JSON (schema ``leanbridge.check/1``, see ``leanbridge/schemas/check-1.schema.json``);
+* JUnit XML (one test case per declaration);
+* GitHub Actions annotations (``::error file=…,line=…::…``) and a Markdown step summary.
+
+Report files are written atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from leanbridge.atomic import atomic_write
+from leanbridge.check import CheckResult
+from leanbridge.premises import FAILED as PREMISE_FAILED
+from leanbridge.results import FAILURES, NOT_RUN, PROVED, SORRY, DeclarationResult, summary
+
+_SYMBOL = {PROVED: "✅", SORRY: "⚠️", NOT_RUN: "·"}
+
+
+def _family_records(result: CheckResult) -> list[DeclarationResult]:
+    return [r for r in result.records if r.family is not None]
+
+
+def _argument(record: DeclarationResult) -> str:
+    if record.argument:
+        return record.argument
+    return "sympy = lean" if record.role == "bridge" else record.role
+
+
+def terminal(result: CheckResult) -> str:
+    """The human summary printed at the end of ``leanbridge check``."""
+    lines = []
+    bad_files = [f for f in result.generated_files if f["status"] not in ("ok", "unmanaged")]
+    lines.append("Generated files: " + ("all current" if not bad_files else
+                                         f"{len(bad_files)} not current"))
+    lines.extend(f"  {f['status']:9s} {f['path']} {f['detail']}".rstrip() for f in bad_files)
+    premise_counts: dict[str, int] = {}
+    for premise in result.premises:
+        premise_counts[premise.status] = premise_counts.get(premise.status, 0) + 1
+    lines.append("Symbolic premises (SymPy): " + ", ".join(
+        f"{n} {status}" for status, n in sorted(premise_counts.items())))
+    lines.extend(f"  FAILED {p.family} {p.argument}: {p.statement}" for p in result.premises
+                 if p.status == PREMISE_FAILED)
+    rows = [(r.family or "", _argument(r), r.decl.rsplit(".", 1)[-1], r.verdict)
+            for r in _family_records(result)]
+    if rows:
+        widths = [max(len(row[i]) for row in rows + [("family", "argument", "declaration",
+                                                          "verdict")]) for i in range(3)]
+        lines.append("")
+        header = ("family", "argument", "declaration", "verdict")
+        for row in [header, *rows]:
+            lines.append("  ".join(cell.ljust(width) for cell, width in zip(row, widths))
+                         + "  " + row[3])
+    library = [r for r in result.records if r.family is None]
+    counts = summary(library)
+    lines.append("")
+    lines.append(f"Library theorems: {len(library)} (" + ", ".join(
+        f"{n} {verdict}" for verdict, n in counts.items() if n and verdict != "total") + ")")
+    for record in result.records:
+        if record.verdict in FAILURES:
+            where = f"{record.file}:{record.line}" if record.line else record.file
+            lines.append(f"  {record.verdict:15s} {record.decl} ({where}): {record.detail}")
+    lines.append("")
+    if result.lean_status == NOT_RUN:
+        lines.append(f"Lean: {result.lean_note}")
+    else:
+        lines.append(f"Lean: {result.lean_note} (toolchain {result.toolchain.lean_toolchain}, "
+                     f"Mathlib {result.toolchain.mathlib_rev})")
+    total = summary(result.records)
+    lines.append("Verdicts: " + ", ".join(f"{n} {v}" for v, n in total.items()
+                                          if n and v != "total") + f" — exit {result.exit_code}")
+    return "\n".join(lines)
+
+
+def to_json(result: CheckResult) -> str:
+    return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
+
+
+def to_junit(result: CheckResult) -> str:
+    """JUnit XML: one suite for the family theorems, one for the library."""
+    root = ET.Element("testsuites", name="leanbridge check")
+    groups = (("families", [r for r in result.records if r.family is not None]),
+              ("library", [r for r in result.records if r.family is None]))
+    for name, records in groups:
+        failures = sum(r.verdict in FAILURES for r in records)
+        skipped = sum(r.verdict == NOT_RUN for r in records)
+        suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(records)),
+                              failures=str(failures), errors="0", skipped=str(skipped))
+        for record in records:
+            case = ET.SubElement(suite, "testcase", name=record.decl,
+                                 classname=f"{name}.{record.family or record.role}",
+                                 file=record.file, time=f"{record.time_s or 0:.3f}")
+            if record.line:
+                case.set("line", str(record.line))
+            if record.verdict == NOT_RUN:
+                ET.SubElement(case, "skipped", message=f"not run: {record.detail}")
+            elif record.verdict in FAILURES:
+                failure = ET.SubElement(case, "failure", type=record.verdict,
+                                        message=record.detail or record.verdict)
+                failure.text = "\n".join(m.text for m in record.messages) or record.detail
+    ET.indent(root)
+    return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def github_annotations(result: CheckResult, root: str = "") -> list[str]:
+    """``::error``/``::warning`` workflow commands for the failures, at Lean's positions."""
+    prefix = root.rstrip("/") + "/" if root else ""
+    out = []
+    for record in result.records:
+        if record.verdict not in FAILURES:
+            continue
+        level = "warning" if record.verdict == SORRY else "error"
+        errors = [m for m in record.messages if m.severity == "error"]
+        line = errors[0].line if errors else record.line
+        properties = [f"file={_escape_property(prefix + record.file)}"]
+        if line:
+            properties.append(f"line={line}")
+        if errors and errors[0].end_line:
+            properties.append(f"endLine={errors[0].end_line}")
+        properties.append(f"title={_escape_property('leanbridge: ' + record.verdict)}")
+        text = errors[0].text if errors else record.detail or record.verdict
+        out.append(f"::{level} {','.join(properties)}::{_escape_data(record.decl + ': ' + text)}")
+    for premise in result.premises:
+        if premise.status == PREMISE_FAILED:
+            out.append(f"::error title=leanbridge premise::{_escape_data(premise.family)} "
+                       f"{_escape_data(premise.argument)}: {_escape_data(premise.statement)}")
+    return out
+
+
+def step_summary(result: CheckResult) -> str:
+    """A Markdown table (family × argument) for ``$GITHUB_STEP_SUMMARY``."""
+    lines = ["## leanbridge check", "",
+             f"Lean: {result.lean_note}", "",
+             "| family | argument | declaration | verdict |", "|---|---|---|---|"]
+    for record in _family_records(result):
+        mark = _SYMBOL.get(record.verdict, "❌")
+        lines.append(f"| {record.family} | {_argument(record)} | "
+                     f"`{record.decl.rsplit('.', 1)[-1]}` | {mark} {record.verdict} |")
+    counts = summary(result.records)
+    lines += ["", "Totals: " + ", ".join(f"{n} {v}" for v, n in counts.items()
+                                         if n and v != "total") + f"; exit {result.exit_code}."]
+    return "\n".join(lines) + "\n"
+
+
+def write_reports(result: CheckResult, json_path: str | None, junit_path: str | None) -> None:
+    if json_path:
+        atomic_write(Path(json_path), to_json(result))
+    if junit_path:
+        atomic_write(Path(junit_path), to_junit(result))
+
