@@ -320,6 +320,40 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
     sys.exit(result.exit_code)
 
 
+@main.command()
+@_PROJECT
+@click.option("--format", "fmt", type=click.Choice(["latex", "markdown", "json", "blueprint"]),
+              required=True, help="latex: a standalone amsthm document; blueprint: "
+              "leanblueprint content.tex nodes; json: schema leanbridge.statements/1.")
+@click.option("--out", "out_path", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Write to PATH (atomically) instead of standard output.")
+@click.option("--results", "results_path", type=click.Path(dir_okay=False), metavar="PATH",
+              help="A `leanbridge check --json` report: statuses (and \\leanok) come from it, "
+                   "and only if Lean ran in that check.")
+@click.argument("families", nargs=-1, metavar="[FAMILY]...")
+def export(project_path: str, fmt: str, out_path: str | None, results_path: str | None,
+           families: tuple[str, ...]) -> None:
+    """Export the statements for papers, from the same source as the Lean files.
+
+    One statement per generated argument theorem (all families, or the FAMILY names given),
+    with the activation in LaTeX (sympy.latex), the hypotheses spelled out, a label, the Lean
+    declaration and the Lean/Mathlib pins, and a summary table.
+    """
+    from leanbridge import export as exporter
+
+    project = project_dir(project_path)
+    try:
+        results, report = exporter.read_results(Path(results_path) if results_path else None)
+        plans, chosen = exporter.collect(list(families) or None, results)
+        text = exporter.render(fmt, plans, chosen, project, report, results)
+    except exporter.ExportError as exc:
+        raise InputError(str(exc)) from None
+    if out_path:
+        atomic_write(Path(out_path), text)
+    else:
+        click.echo(text, nl=False)
+
+
 def _report_files(statuses, as_json: bool, checked: bool) -> None:
     if as_json:
         failing = [s for s in statuses if s.status in generate_files.FAILING]

@@ -42,29 +42,36 @@ _PARITY = "SkipAbsorption.Parity"
 
 GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
     GeneralTheorem("not_absorbable_of_posHomogeneous", _DEGREE, "Prop 5",
-                   "an ungated block homogeneous of degree k ≠ 1 absorbs no skip A ≠ 0"),
+                   "An ungated block whose activation is positively homogeneous of degree k ≠ 1 "
+                   "absorbs no linear skip A ≠ 0"),
     GeneralTheorem("not_gatedAbsorbable_of_posHomogeneous", _DEGREE, "Prop 5",
-                   "a gated block with a gate of degree m ≠ 0 absorbs no skip A ≠ 0"),
+                   "A gated block whose gate is positively homogeneous of degree m ≠ 0 absorbs no "
+                   "linear skip A ≠ 0"),
     GeneralTheorem("not_absorbable_of_isLittleO", _LINEAR, "Prop 6",
-                   "an ungated block with σ = o(z) at 0 absorbs no identity skip (d ≥ 1)"),
+                   "An ungated block whose activation is o(z) at 0 absorbs no identity skip (d ≥ 1)"),
     GeneralTheorem("not_absorbable_of_isLittleO_of_isUnit", _LINEAR, "Prop 6 + Lemma 4",
-                   "… nor any invertible skip"),
+                   "An ungated block whose activation is o(z) at 0 absorbs no invertible "
+                   "linear skip (d ≥ 1)"),
     GeneralTheorem("not_gatedAbsorbable_of_tendsto", _LINEAR, "Prop 6",
-                   "a gated block with g → 0 at 0 absorbs no identity skip (d ≥ 1)"),
+                   "A gated block whose gate tends to 0 at 0 absorbs no identity skip (d ≥ 1)"),
     GeneralTheorem("not_gatedAbsorbable_of_tendsto_of_isUnit", _LINEAR, "Prop 6 + Lemma 4",
-                   "… nor any invertible skip"),
+                   "A gated block whose gate tends to 0 at 0 absorbs no invertible linear "
+                   "skip (d ≥ 1)"),
     GeneralTheorem("not_mlpStack_eq_of_isLittleO", _DEPTH, "Cor 7",
-                   "stacks of residual blocks with σ = o(z) are no residual-free stacks"),
+                   "A stack of residual ungated blocks with activation o(z) at 0 is no non-empty "
+                   "stack of residual-free blocks (d ≥ 1)"),
     GeneralTheorem("not_gatedMlpStack_eq_of_tendsto", _DEPTH, "Cor 7",
-                   "stacks of residual gated blocks with g → 0 are no residual-free stacks"),
+                   "A stack of residual gated blocks with gate tending to 0 at 0 is no non-empty "
+                   "stack of residual-free blocks (d ≥ 1)"),
     GeneralTheorem("isLittleO_of_posHomogeneous", _DEPTH, "Cor 7",
-                   "σ homogeneous of degree k > 1 is o(z) at 0"),
+                   "An activation positively homogeneous of degree k > 1 is o(z) at 0"),
     GeneralTheorem("not_absorbable_of_even", _PARITY, "parity (not in the paper)",
-                   "an ungated block with σ even absorbs no identity skip (d ≥ 1)"),
+                   "An ungated block with an even activation absorbs no identity skip (d ≥ 1)"),
     GeneralTheorem("not_absorbable_of_even_of_ne_zero", _PARITY, "parity (not in the paper)",
-                   "… nor any nonzero skip"),
+                   "An ungated block with an even activation absorbs no linear skip A ≠ 0"),
     GeneralTheorem("absorbable_of_sCondition", _PARITY, "Thm 8/10 (if)",
-                   "σ(z) − σ(−z) = c z and W_down[:,S] W_up[S,:] = −(1/c) I give absorption"),
+                   "If σ(z) − σ(−z) = c z with c ≠ 0 and W_down[:,S] W_up[S,:] = −(1/c) I, the "
+                   "identity skip is absorbed"),
 )}
 
 #: Paper results and the general theorems that formalise them (for the dependency graph).
