@@ -14,6 +14,7 @@ Nothing here claims a proof was checked unless Lean ran in this invocation and s
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -21,6 +22,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -313,7 +315,8 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         return result
 
     progress(f"lake build (timeout {timeout:.0f} s) …")
-    build = process.run([lake_path, "build"], project, timeout)
+    with _ticking(progress, "lake build"):
+        build = process.run([lake_path, "build"], project, timeout)
     result.build = {"command": list(build.command), "returncode": build.returncode,
                     "seconds": round(build.seconds, 3), "timed_out": build.timed_out,
                     "output_tail": _tail(build.stdout + "\n" + build.stderr)}
@@ -359,6 +362,25 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     _explain(records, graph)
     result.duration_s = time.monotonic() - started
     return result
+
+
+@contextlib.contextmanager
+def _ticking(progress: Progress, what: str, every: float = 30.0):
+    """Report "still running" every ``every`` seconds while a long step runs."""
+    stop = threading.Event()
+    started = time.monotonic()
+
+    def tick() -> None:
+        while not stop.wait(every):
+            progress(f"{what}: still running ({time.monotonic() - started:.0f} s)")
+
+    thread = threading.Thread(target=tick, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
 
 
 def _end_lines(declared: dict[str, LeanDeclaration]) -> dict[str, int | None]:

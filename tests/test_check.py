@@ -358,3 +358,14 @@ def _alive(pid: int) -> bool:
             return stream.read().split()[2] != "Z"
     except OSError:
         return False
+
+
+def test_long_build_reports_progress(project, standin, monkeypatch):
+    from leanbridge import check as check_module
+    original = check_module._ticking
+    monkeypatch.setattr(check_module, "_ticking",
+                        lambda progress, what: original(progress, what, every=0.2))
+    lines = []
+    run_check(project, lake=standin(build={"sleep": 1}), timeout=60, progress=lines.append)
+    assert any(line.startswith("lake build: still running") for line in lines)
+    assert any(line.startswith("[") and "proved" in line for line in lines)
