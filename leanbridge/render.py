@@ -135,20 +135,74 @@ def _docwrap(text: str, width: int = 96, indent: str = "  ") -> str:
 
 # -- premise lemmas for user families (tactic scripts chosen from the analysis) ----------------
 
-_CASES = "try simp only [max_def, min_def]\n  try split_ifs"
+# Symmetry lemmas `f (-x) = ±f x` of the Mathlib functions the printer emits, keyed by a regex
+# on the printed term: only the lemmas of functions that occur are named, so that one wrong or
+# renamed lemma can only disable the script line of a term that uses that function.
+_NEG_LEMMAS: tuple[tuple[str, str], ...] = (
+    (r"\bReal\.sigmoid\b", "Real.sigmoid_neg"),
+    (r"\bReal\.tanh\b", "Real.tanh_neg"),
+    (r"\bReal\.sinh\b", "Real.sinh_neg"),
+    (r"\bReal\.cosh\b", "Real.cosh_neg"),
+    (r"\bReal\.sin\b", "Real.sin_neg"),
+    (r"\bReal\.cos\b", "Real.cos_neg"),
+)
+
+
+def _neg_lemmas(term: str) -> list[str]:
+    return [lemma for pattern, lemma in _NEG_LEMMAS if re.search(pattern, term)]
+
+
+def _case_script(symbol: str, lemma_lines: list[list[str]], closers: str) -> str:
+    """`unfold`, one `try simp only [...]` per lemma group, `split_ifs`, then the closers.
+
+    Each group is its own `try` line: a lemma that fails to elaborate (or a group that makes no
+    progress) skips that line only, never the case analysis that follows.
+    """
+    lines = ["unfold " + symbol]
+    lines += [f"try simp only [{', '.join(group)}]" for group in lemma_lines if group]
+    lines += ["try split_ifs", f"all_goals first | {closers}"]
+    return "\n  ".join(lines)
+
+
+def _continuity_script(symbol: str, term: str) -> str:
+    """`Continuous symbol`: `fun_prop` (then `continuity`) on the printed body.
+
+    Mathlib registers `Real.exp`, `Real.sigmoid`, `max`, `+`, `*` … with `fun_prop`, but has no
+    continuity lemma for `Real.tanh`; when the term uses it, a local `Continuous Real.tanh`
+    (from `tanh = sinh / cosh`, `cosh > 0`) is proved first, and `fun_prop` uses local facts.
+    """
+    lines = ["  have hc : Continuous " + symbol + " := by"]
+    if re.search(r"\bReal\.tanh\b", term):
+        lines += [
+            "    have htanh : Continuous Real.tanh := by",
+            "      first",
+            "        | fun_prop",
+            "        | have e : Real.tanh = fun x => Real.sinh x / Real.cosh x := by",
+            "            funext x",
+            "            rw [Real.tanh_eq_sinh_div_cosh]",
+            "          rw [e]",
+            "          exact Real.continuous_sinh.div Real.continuous_cosh"
+            " fun x => (Real.cosh_pos x).ne'",
+        ]
+    show = "    show Continuous (fun z : ℝ => " + term + ")"
+    if len(show) > 100:
+        show = "    show Continuous (fun z : ℝ =>\n      " + term + ")"
+    lines += [show, "    first | fun_prop | continuity"]
+    return "\n".join(lines)
 
 
 def _user_premise(family: Family, analysis: Analysis, kind: str, symbol: str, term: str,
                   c_term: str | None = None) -> Declaration:
     facts = analysis.facts
+    order = ["max_def", "min_def"]
     if kind == library.HOMOGENEOUS:
         k = int(facts.degree)
         return Declaration(
             f"{symbol}_posHomogeneous", "theorem", "premise", DEGREE,
             f" :\n    ∀ t : ℝ, 0 < t → ∀ z, {symbol} (t * z) = t ^ {k} * {symbol} z",
-            "by\n  intro t ht z\n  unfold " + symbol
-            + "\n  try simp only [max_def, min_def, abs_mul, abs_of_pos ht]\n  try split_ifs"
-            + "\n  all_goals first | ring1 | nlinarith [ht]",
+            "by\n  intro t ht z\n  "
+            + _case_script(symbol, [order, ["abs_mul", "abs_of_pos ht"]],
+                           "ring1 | nlinarith [ht]"),
             f"`{symbol}` is positively homogeneous of degree {k} (SymPy: σ(t·z) = t^{k}·σ(z)). "
             "Proof script chosen by leanbridge: case analysis on every `max`/`min`, then "
             "`ring1` or `nlinarith`.",
@@ -166,34 +220,34 @@ def _user_premise(family: Family, analysis: Analysis, kind: str, symbol: str, te
         return Declaration(
             f"{symbol}_tendsto_zero", "theorem", "premise", LINEARISATION,
             f" : Tendsto {symbol} (𝓝 0) (𝓝 0)",
-            "by\n  have hc : Continuous " + symbol + " := by\n    show Continuous (fun z : ℝ => "
-            + term + ")\n    fun_prop\n  have h0 : " + symbol + " 0 = 0 := by\n    unfold "
-            + symbol + "\n    norm_num\n  have h := hc.tendsto 0\n  rwa [h0] at h",
+            "by\n  have h0 : " + symbol + " 0 = 0 := by\n    unfold " + symbol
+            + "\n    norm_num\n" + _continuity_script(symbol, term)
+            + "\n  exact hc.tendsto' 0 0 h0",
             f"The gate `{symbol}` tends to `0` at `0` (SymPy: g(0) = 0, g continuous at 0). "
             "Proof script chosen by leanbridge: continuity by `fun_prop`, value by `norm_num`.",
-            ("Continuous.tendsto",), generated_proof=True)
+            ("Continuous.tendsto'",), generated_proof=True)
     if kind == library.EVEN:
         return Declaration(
             f"{symbol}_neg", "theorem", "premise", EVEN_PARITY,
             f" (z : ℝ) : {symbol} (-z) = {symbol} z",
-            "by\n  unfold " + symbol
-            + "\n  try simp only [max_def, min_def, abs_neg, neg_neg]\n  try split_ifs"
-            + "\n  all_goals first | ring1 | linarith | nlinarith",
+            "by\n  " + _case_script(symbol, [order, ["abs_neg", "neg_neg"],
+                                                  _neg_lemmas(term)],
+                                    "ring1 | linarith | nlinarith"),
             f"`{symbol}` is even (SymPy: σ(z) − σ(−z) simplifies to 0). Proof script chosen "
             "by leanbridge: case analysis on every `max`/`min`, then `ring1` or `linarith`.",
-            ("max_def", "min_def", "abs_neg"), generated_proof=True)
+            ("max_def", "min_def", "abs_neg", *_neg_lemmas(term)), generated_proof=True)
     if kind == library.ODD:
         rhs = "z" if c_term is None else f"{c_term} * z"
         return Declaration(
             f"{symbol}_sub_{symbol}_neg", "theorem", "premise", ODD_LINEAR_PARITY,
             f" (z : ℝ) : {symbol} z - {symbol} (-z) = {rhs}",
-            "by\n  unfold " + symbol
-            + "\n  try simp only [max_def, min_def, abs_neg, Real.sigmoid_neg]\n  try split_ifs"
-            + "\n  all_goals first | ring1 | linarith | nlinarith",
+            "by\n  " + _case_script(symbol, [order, ["abs_neg", "neg_neg"],
+                                                  _neg_lemmas(term)],
+                                    "ring1 | linarith | nlinarith"),
             f"The odd part of `{symbol}` is linear: σ(z) − σ(−z) = {rhs} (SymPy). Proof script "
             "chosen by leanbridge: case analysis on every `max`/`min`, then `ring1` or "
             "`linarith`.",
-            ("max_def", "min_def", "abs_neg", "Real.sigmoid_neg"), generated_proof=True)
+            ("max_def", "min_def", "abs_neg", *_neg_lemmas(term)), generated_proof=True)
     raise ValueError(kind)
 
 
@@ -315,21 +369,30 @@ def _odd_theorem(f: FamilyFile_, premise: str, c: sp.Expr, c_term: str) -> Decla
            f"`W_down[:,S] W_up[S,:] = {minus_inverse_identity(c)}`, keeping `W_down` and "
            "negating the rows of `W_up` in `S` absorbs the identity skip. " + necessity)
     if c == 1:
+        # `σ` and `c` are pinned by name, the premise is adapted to `σ z - σ (-z) = 1 * z` by a
+        # term (no rewriting), and `hS : … = -1` is matched against the library's
+        # `… = -(1⁻¹) • 1` by rewriting the library side to `-1` and closing with `exact hS`
+        # (a defeq check at default transparency, so the `Neg`/`One` instance paths of the two
+        # `-1`s need not be syntactically equal, as `rw [hS]` followed by `rfl` would need).
         return Declaration(
             f"{name}_absorbable_of_sCondition", "theorem", "argument", ODD_LINEAR_PARITY,
             f" {{d n : ℕ}}\n    {WD} {WU}\n    (S : Finset (Fin n))\n    (hS : {SELECTOR} = -1) :\n"
             f"    Absorbable {s} 1 Wd Wu",
-            f"absorbable_of_sCondition (c := 1) one_ne_zero\n"
-            f"    (fun z => by rw [one_mul]; exact {premise} z) Wd Wu S\n"
-            "    (by rw [hS, inv_one, neg_smul, one_smul])",
+            f"absorbable_of_sCondition (σ := {s}) (c := 1) one_ne_zero\n"
+            f"    (fun z => ({premise} z).trans (one_mul z).symm) Wd Wu S\n"
+            "    (by rw [inv_one, neg_smul, one_smul]; exact hS)",
             doc, (_g("absorbable_of_sCondition"), premise, "one_mul", "inv_one", "neg_smul",
                   "one_smul", "one_ne_zero"), "Thm 8/10 (if)")
+    # `c` is written with its type: an untyped numeral (`2⁻¹`) in front of `•` would default
+    # to `ℕ`, which has no `Inv`.
+    c_real = c_term if re.fullmatch(r"\(.*: ℝ\)", c_term) else f"({c_term} : ℝ)"
+    nonzero = "(by norm_num)" if c.is_Rational else "(by first | norm_num | positivity)"
     return Declaration(
         f"{name}_absorbable_of_sCondition", "theorem", "argument", ODD_LINEAR_PARITY,
         f" {{d n : ℕ}}\n    {WD} {WU}\n    (S : Finset (Fin n))\n"
-        f"    (hS : {SELECTOR} =\n      -({c_term}⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :\n"
+        f"    (hS : {SELECTOR} =\n      -({c_real}⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :\n"
         f"    Absorbable {s} 1 Wd Wu",
-        f"absorbable_of_sCondition (by norm_num) {premise} Wd Wu S hS",
+        f"absorbable_of_sCondition {nonzero} {premise} Wd Wu S hS",
         doc, (_g("absorbable_of_sCondition"), premise), "Thm 8/10 (if)")
 
 

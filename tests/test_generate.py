@@ -98,9 +98,9 @@ def test_golden_conditional_relu_c_equals_one():
         "    (S : Finset (Fin n))\n"
         "    (hS : Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1) :\n"
         "    Absorbable relu 1 Wd Wu :=\n"
-        "  absorbable_of_sCondition (c := 1) one_ne_zero\n"
-        "    (fun z => by rw [one_mul]; exact relu_sub_relu_neg z) Wd Wu S\n"
-        "    (by rw [hS, inv_one, neg_smul, one_smul])")
+        "  absorbable_of_sCondition (σ := relu) (c := 1) one_ne_zero\n"
+        "    (fun z => (relu_sub_relu_neg z).trans (one_mul z).symm) Wd Wu S\n"
+        "    (by rw [inv_one, neg_smul, one_smul]; exact hS)")
 
 
 def test_golden_conditional_leaky_relu_with_its_c():
@@ -108,6 +108,14 @@ def test_golden_conditional_leaky_relu_with_its_c():
         "      -((101 / 100 : ℝ)⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :\n"
         "    Absorbable leakyRelu 1 Wd Wu :=\n"
         "  absorbable_of_sCondition (by norm_num) leakyRelu_sub_leakyRelu_neg Wd Wu S hS")
+
+
+def test_family_files_open_only_tendsto_and_scoped_topology():
+    """No blanket `open Filter`: its lemma names could make `one_mul`, `inv_one` … ambiguous."""
+    for name in ("relu", "swiglu", "tanh"):
+        text = render_family(build_family_file(get_family(name)))
+        assert "\nopen Filter (Tendsto)\nopen scoped Topology\n" in text
+        assert "\nopen Filter Topology\n" not in text
 
 
 @pytest.mark.parametrize("name, symbol", [("glu", "Real.sigmoid z"), ("tanh", "Real.tanh z")])
@@ -209,6 +217,63 @@ def test_user_expression_round_trips_through_generate(project):
     # a hand edit of the user file is caught like any other
     path.write_text(text.replace("(max z 0) ^ 3", "(max z 0) ^ 4"), encoding="utf-8")
     assert {Path(s.path).name: s.status for s in check(project)}["ReluCubed.lean"] == TAMPERED
+
+
+def _user_text(project, expr, name, *extra):
+    result = run("generate", "--project", str(project), "--expr", expr, "--name", name, *extra)
+    assert result.exit_code == 0, result.output
+    from leanbridge.render import module_stem
+    path = project / "SkipAbsorption" / "Families" / f"{module_stem(name)}.lean"
+    return path.read_text(encoding="utf-8")
+
+
+def test_user_odd_premise_script_and_c_equals_one_form(project):
+    text = _user_text(project, "Max(z,0)", "myrelu")
+    assert ("theorem myrelu_sub_myrelu_neg (z : ℝ) : myrelu z - myrelu (-z) = z := by\n"
+            "  unfold myrelu\n"
+            "  try simp only [max_def, min_def]\n"
+            "  try simp only [abs_neg, neg_neg]\n"
+            "  try split_ifs\n"
+            "  all_goals first | ring1 | linarith | nlinarith\n") in text
+    assert ("  absorbable_of_sCondition (σ := myrelu) (c := 1) one_ne_zero\n"
+            "    (fun z => (myrelu_sub_myrelu_neg z).trans (one_mul z).symm) Wd Wu S\n"
+            "    (by rw [inv_one, neg_smul, one_smul]; exact hS)") in text
+    # only the symmetry lemmas of functions that occur are named
+    assert "Real.sigmoid_neg" not in text and "Real.tanh_neg" not in text
+
+
+def test_user_integer_c_is_typed_in_the_s_condition(project):
+    """`-(3⁻¹) • 1` would elaborate `3` in `ℕ` (no `Inv`): the coefficient carries `: ℝ`."""
+    text = _user_text(project, "z + Max(z,0)", "twice")
+    assert "twice z - twice (-z) = 3 * z" in text
+    assert "      -((3 : ℝ)⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :\n" in text
+    assert "absorbable_of_sCondition (by norm_num) twice_sub_twice_neg Wd Wu S hS" in text
+
+
+def test_user_gate_tendsto_script(project):
+    text = _user_text(project, "sigmoid(z) - 1/2", "sig_centered", "--gated")
+    assert ("theorem sig_centered_tendsto_zero : Tendsto sig_centered (𝓝 0) (𝓝 0) := by\n"
+            "  have h0 : sig_centered 0 = 0 := by\n"
+            "    unfold sig_centered\n"
+            "    norm_num\n"
+            "  have hc : Continuous sig_centered := by\n"
+            "    show Continuous (fun z : ℝ => Real.sigmoid z - (1 / 2 : ℝ))\n"
+            "    first | fun_prop | continuity\n"
+            "  exact hc.tendsto' 0 0 h0\n") in text
+    assert "htanh" not in text
+    # Mathlib registers no continuity lemma for `Real.tanh`: a local one is proved first
+    tanh = _user_text(project, "tanh(z)", "tgate", "--gated")
+    assert "    have htanh : Continuous Real.tanh := by\n      first\n        | fun_prop\n" in tanh
+    assert "rw [Real.tanh_eq_sinh_div_cosh]" in tanh
+    even = _user_text(project, "z*tanh(z)", "ztanh")
+    assert "  try simp only [Real.tanh_neg]\n" in even
+
+
+def test_user_files_keep_lines_within_100_characters(project):
+    for expr, name, extra in [("Max(z,0)**3", "relu_cubed", ()), ("tanh(z)", "tgate", ("--gated",)),
+                              ("z**2", "sq", ()), ("z + Max(z,0)", "twice", ())]:
+        text = _user_text(project, expr, name, *extra)
+        assert max(len(line) for line in text.splitlines()) <= 100, name
 
 
 @pytest.mark.parametrize("args, message", [
