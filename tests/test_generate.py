@@ -281,6 +281,9 @@ def test_user_files_keep_lines_within_100_characters(project):
     (["--expr", "Max(z,0)"], "--expr and --name go together"),
     (["--expr", "z", "--name", "relu"], "taken by the catalog"),
     (["--expr", "z", "--name", "swish"], "taken by the catalog or the Lean library"),
+    (["--expr", "z", "--name", "resStack"], "taken by the catalog or the Lean library"),
+    (["--expr", "z", "--name", "max"], "taken by the catalog or the Lean library"),
+    (["--expr", "z", "--name", "mlp"], "taken by the catalog or the Lean library"),
     (["--expr", "x", "--name", "ok_name"], "free symbol"),
     (["--check", "--expr", "z", "--name", "n"], "--check takes no"),
 ])

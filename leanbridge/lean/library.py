@@ -126,9 +126,21 @@ CATALOG_LEAN: dict[str, LeanActivation] = {
                                 (TENDSTO, "identityGate_tendsto_zero"))),
 }
 
-#: Library definitions a user family may not shadow.
-RESERVED_NAMES = frozenset({a.definition for a in CATALOG_LEAN.values()}
-                           | {"mlp", "gatedMlp", "Absorbable", "GatedAbsorbable"})
+#: Names a user family may not take: inside ``namespace SkipAbsorption.Families`` its
+#: definition (and its premise lemmas, named after it) would shadow what the generated file
+#: refers to — the library's definitions and theorems, the lemmas and tactics the templates
+#: use — or be a Lean keyword.
+RESERVED_NAMES = frozenset(
+    {a.definition for a in CATALOG_LEAN.values()}
+    | {p for a in CATALOG_LEAN.values() for _, p in a.premises}
+    | set(GENERAL_THEOREMS)
+    | {"mlp", "gatedMlp", "Absorbable", "GatedAbsorbable", "resStack", "plainStack", "mlpOf",
+       "gatedMlpOf", "Real", "Matrix", "Finset", "Tendsto"}
+    | {"one_mul", "inv_one", "neg_smul", "one_smul", "one_ne_zero", "max_def", "min_def",
+       "abs_mul", "abs_of_pos", "abs_neg", "neg_neg", "max", "min", "abs"}
+    | {"theorem", "lemma", "def", "fun", "if", "then", "else", "by", "at", "end", "open",
+       "namespace", "section", "where", "let", "have", "show", "from", "do", "match", "with",
+       "in", "example", "instance", "structure", "class", "import", "variable", "universe"})
 
 
 def catalog_lean(family_name: str) -> LeanActivation | None:
