@@ -93,18 +93,9 @@ class Statement:
 
     @property
     def premise(self) -> str | None:
-        """The premise lemma the theorem applies, fully qualified."""
-        own = {d.name for d in self.plan.declarations}
-        library_premises = {p for a in library.CATALOG_LEAN.values() for _, p in a.premises}
-        for used in self.declaration.uses:
-            short = used.rsplit(".", 1)[-1]
-            if used == self.general_theorem:
-                continue
-            if short in own:
-                return f"{library.FAMILIES_NAMESPACE}.{short}"
-            if short in library_premises:
-                return f"{library.NAMESPACE}.{short}"
-        return None
+        """The premise lemma the theorem applies (fully qualified)."""
+        return next((u for u in self.declaration.uses if u != self.general_theorem
+                     and u.startswith(library.NAMESPACE + ".")), None)
 
     @property
     def proved(self) -> bool:

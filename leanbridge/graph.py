@@ -96,20 +96,10 @@ def build(project: Path, plans: list[FamilyFile] | None = None) -> nx.DiGraph:
             for used in declaration.uses:
                 if used.startswith(library.NAMESPACE + "."):
                     graph.add_edge(declaration.full_name, used)
-            for name in _library_names_in(declaration.proof):
-                graph.add_edge(declaration.full_name, name)
     for node, data in graph.nodes(data=True):
         data.setdefault("kind", LEAN)
         data.setdefault("declared", node in declared or data["kind"] != LEAN)
     return graph
-
-
-def _library_names_in(text: str) -> set[str]:
-    """Library names (general theorems, premises) a generated proof mentions."""
-    names = set(library.GENERAL_THEOREMS)
-    names |= {p for a in library.CATALOG_LEAN.values() for _, p in a.premises}
-    tokens = set(text.replace("(", " ").replace(")", " ").split())
-    return {f"{library.NAMESPACE}.{token}" for token in tokens if token in names}
 
 
 def missing_names(graph: nx.DiGraph) -> list[MissingName]:

@@ -16,7 +16,7 @@ import hashlib
 import importlib.util
 import re
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
@@ -214,7 +214,8 @@ def _user_premise(family: Family, analysis: Analysis, kind: str, symbol: str, te
             f"isLittleO_of_posHomogeneous (by norm_num) {symbol}_posHomogeneous",
             f"`{symbol}` is `o(z)` at `0`: it is homogeneous of degree "
             f"{int(facts.degree)} > 1.",
-            (library.GENERAL_THEOREMS["isLittleO_of_posHomogeneous"].full_name,),
+            (library.GENERAL_THEOREMS["isLittleO_of_posHomogeneous"].full_name,
+             f"{symbol}_posHomogeneous"),
             "Cor 7")
     if kind == library.TENDSTO:
         return Declaration(
@@ -512,9 +513,27 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
         path=family_path(family.name), imports=imports, symbol=symbol,
         library_definition=lean_side.definition if lean_side else None,
         lean_term=term, print_note=print_note,
-        declarations=tuple(_order(builder.declarations)),
+        declarations=tuple(_order(_qualified(builder.declarations))),
         not_formalised=tuple(builder.not_formalised),
         source=source_of(family))
+
+
+def _qualified(declarations: list[Declaration]) -> list[Declaration]:
+    """``uses`` with full names for the project's own declarations (library and this file);
+    Mathlib names stay as written."""
+    own = {d.name for d in declarations}
+    library_names = ({a.definition for a in library.CATALOG_LEAN.values()}
+                     | {p for a in library.CATALOG_LEAN.values() for _, p in a.premises}
+                     | set(library.GENERAL_THEOREMS))
+
+    def full(name: str) -> str:
+        if name in own:
+            return f"{library.FAMILIES_NAMESPACE}.{name}"
+        if name in library_names:
+            return f"{library.NAMESPACE}.{name}"
+        return name
+
+    return [replace(d, uses=tuple(full(u) for u in d.uses)) for d in declarations]
 
 
 def _order(declarations: list[Declaration]) -> list[Declaration]:
