@@ -1,0 +1,606 @@
+"""Decide, on actual weights, whether a block's skip can be folded into the MLP.
+
+The block is ``f(x) = A x + W_down σ(W_up x)`` (``A = I`` by default), with w_i the columns of
+W_down (d×n) and u_i the rows of W_up (n×d).
+
+**Construction (sufficiency, any σ with σ(z) − σ(−z) = c·z, c ≠ 0).** Negating the rows of W_up
+in an index set S turns unit i into σ(−u_i·x) = σ(u_i·x) − c·u_i·x, so
+
+    W_down σ(V_up x) = W_down σ(W_up x) − c · W_down[:,S] W_up[S,:] x,   V_up = W_up, rows S negated.
+
+This equals f(x) for all x exactly when
+
+    W_down[:,S] W_up[S,:] = −A/c.                                                   (★)
+
+**Lemma 4 (invertible A).** A x + W_down σ(W_up x) = A (x + A⁻¹W_down σ(W_up x)), and
+multiplying a residual-free block by A only changes its down-projection. So f is absorbable
+iff the identity-skip block with down-projection A⁻¹W_down is; its S-condition is
+A⁻¹W_down[:,S] W_up[S,:] = −I/c, which is (★) multiplied by A⁻¹. We test (★) itself: the same
+condition, without forming A⁻¹ (better conditioned), and the absorbing block is
+V_down = A·(A⁻¹W_down) = W_down. (★) is *sufficient* for every A, even singular; *necessary*
+only through the paper's Thm 8/10 (ReLU/GELU, nondegenerate weights, d ≥ 2) and Lemma 4, which
+needs A invertible.
+
+**Deciding (★) without enumerating subsets.** With R_i = w_i u_iᵀ, (★) reads Σ a_i R_i = T,
+T = −A/c, a ∈ {0,1}^n. Its normal equations are G a = r with the Gram matrix
+G_ij = ⟨R_i, R_j⟩_F = (w_i·w_j)(u_i·u_j), i.e. G = (W_downᵀW_down) ∘ (W_up W_upᵀ), and
+r_i = ⟨R_i, T⟩_F = w_iᵀ T u_i (= −(1/c)(W_up W_down)_ii when A = I). We solve the Jacobi-scaled
+system (columns of unit norm) by Cholesky:
+
+1. If the least-squares residual min_a∈ℝⁿ ‖Σ a_i R_i − T‖_F exceeds the tolerance, no a at all
+   (binary or not) satisfies (★): **not absorbable by (★)**.
+2. Otherwise round the solution to {0,1} and check the residual of that S directly: if it is
+   within the tolerance, **S is found**.
+3. Otherwise, when G is nonsingular the real solution a* is unique, and any binary a within the
+   tolerance τ of (★) satisfies |a_i − a*_i| ≤ τ/(σ_min(M)·‖R_i‖_F) (M the matrix with columns
+   vec(R_i) scaled to unit norm); when that bound is < 1/2 it must be the rounding, which failed:
+   **no S** (an exact certificate, computed with the smallest eigenvalue of the scaled G).
+4. When G is singular (n > d², or degenerate weights) or badly conditioned, or the certificate
+   does not hold: a mixed-integer feasibility problem (``scipy.optimize.milp``, HiGHS) on the
+   rank-reduced system, with a time limit. Infeasible → **no S**; time limit → **not found
+   within the limit** (no decision).
+
+**Tolerances.** A set S is accepted when
+
+    ‖W_down[:,S] W_up[S,:] − T‖_F ≤ τ(S) = 1e-9·‖T‖_F + 16·(ε_in + √n·ε₆₄)·Σ_{i∈S} ‖w_i‖‖u_i‖,
+
+ε_in the machine epsilon of the stored dtype (float32 weights cannot satisfy (★) better than
+their rounding allows), ε₆₄ that of float64 (summation error of the product). The relative floor
+1e-9 means "(★) holds to 9 significant digits". Decisions "no S" use τ_max = τ({1..n}) ≥ τ(S).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from leanbridge.analysis import CONDITIONAL, NEVER, Analysis, analyse
+from leanbridge.families import Family
+from leanbridge.numeric.activations import numeric_activation
+from leanbridge.numeric.errors import need
+
+#: Relative floor of the tolerance: (★) must hold to this relative accuracy.
+REL_TOL = 1e-9
+#: Multiple of (ε_in + √n ε₆₄)·Σ‖w_i‖‖u_i‖ added to the tolerance (rounding of the inputs and
+#: of the float64 product).
+KAPPA = 16.0
+#: Below this reciprocal condition number (1-norm estimate) the scaled Gram matrix is treated
+#: as singular: Cholesky solutions would carry relative errors of 1e-6 or more.
+RCOND_MIN = 1e-10
+#: Rows of W_up count as collinear when 1 − |cos| is below max(64 ε_in, this).
+COLLINEAR_TOL = 1e-12
+#: Absorbing-block verification passes when the max relative error is below this.
+VERIFY_TOL = 1e-6
+
+ABSORBABLE = "absorbable"
+NOT_ABSORBABLE = "not_absorbable"
+NO_DECISION = "no_decision"
+
+_F64 = 2.0 ** -52
+
+
+# --------------------------------------------------------------------------------------------
+# The S-decision
+# --------------------------------------------------------------------------------------------
+
+@dataclass
+class SDecision:
+    """Outcome of deciding (★): ``found`` True (S), False (proved none), None (undecided)."""
+
+    found: bool | None
+    S: list[int]
+    method: str
+    detail: str
+    residual: float | None           # ‖W_down[:,S] W_up[S,:] − T‖_F of the S found/rounded
+    tolerance: float                 # τ(S) when found, τ_max otherwise
+    ls_residual: float | None        # min over real a (a lower bound for every S)
+    gram: dict = field(default_factory=dict)
+    timings: dict = field(default_factory=dict)
+    system: tuple | None = field(default=None, repr=False)   # (scaled G, r, scales, active)
+
+
+def tolerance(term_sum: float, t_norm: float, eps_in: float, n: int) -> float:
+    """τ = 1e-9·‖T‖_F + 16·(ε_in + √n·ε₆₄)·Σ‖w_i‖‖u_i‖ (see the module docstring)."""
+    return REL_TOL * t_norm + KAPPA * (eps_in + math.sqrt(max(n, 1)) * _F64) * term_sum
+
+
+def _residual(np, W_down, W_up, a, T) -> float:
+    """‖W_down diag(a) W_up − T‖_F, computed directly."""
+    return float(np.linalg.norm((W_down * a) @ W_up - T))
+
+
+def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0) -> SDecision:
+    """Decide whether some S ⊆ {0..n−1} has W_down[:,S] W_up[S,:] = T (see module docstring)."""
+    np = need("numpy", "leanbridge absorb")
+    sl = need("scipy.linalg", "leanbridge absorb")
+    clock = time.perf_counter
+    times: dict[str, float] = {}
+    d, n = W_down.shape
+    t_norm = float(np.linalg.norm(T))
+    wn = np.linalg.norm(W_down, axis=0)
+    un = np.linalg.norm(W_up, axis=1)
+    terms = wn * un
+    tiny = np.finfo(float).tiny
+    active = np.flatnonzero(terms > tiny)
+    zero_units = n - active.size
+    tol_max = tolerance(float(terms.sum()), t_norm, eps_in, n)
+
+    def tol_of(S) -> float:
+        return tolerance(float(terms[S].sum()), t_norm, eps_in, n)
+
+    gram: dict = {"n": n, "d": d, "zero_units": int(zero_units), "active_units": int(active.size)}
+    if t_norm == 0.0:
+        return SDecision(True, [], "trivial", "T = 0: the empty set S works (no skip)", 0.0,
+                         0.0, 0.0, gram, times)
+    if active.size == 0:
+        return SDecision(False, [], "trivial", "every unit is zero, and T ≠ 0", None, tol_max,
+                         t_norm, gram, times)
+
+    start = clock()
+    Wd, Wu = W_down[:, active], W_up[active]
+    Dg = terms[active]
+    G = (Wd.T @ Wd) * (Wu @ Wu.T)
+    G /= Dg[:, None]
+    G /= Dg[None, :]                         # Jacobi-scaled Gram: unit diagonal
+    r = np.einsum("ji,ji->i", T @ Wu.T, Wd) / Dg   # r_i = w_iᵀ T u_i / ‖R_i‖
+    m = active.size
+    times["gram"] = clock() - start
+
+    def residual_of(a_active) -> float:
+        return _residual(np, Wd, Wu, a_active, T)
+
+    decision = _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max,
+                              tol_of, residual_of, d, m, time_limit, gram, times)
+    decision.system = (G, r, Dg, active)
+    return decision
+
+
+def _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+                   residual_of, d, m, time_limit, gram, times) -> SDecision:
+    clock = time.perf_counter
+
+    def to_S(mask) -> list[int]:
+        return [int(i) for i in active[np.flatnonzero(mask)]]
+
+    singular_reason = None
+    chol = None
+    rcond = None
+    if m > d * d:
+        singular_reason = f"n = {m} > d² = {d * d}: the {m} rank-one terms R_i live in a " \
+                          f"{d * d}-dimensional space, so G is singular"
+    else:
+        start = clock()
+        try:
+            chol = sl.cho_factor(G, lower=True, check_finite=False)
+        except np.linalg.LinAlgError:
+            singular_reason = "Cholesky failed: G is singular (degenerate weights)"
+        if chol is not None:
+            anorm = float(np.abs(G).sum(axis=0).max())
+            rcond, _ = sl.lapack.dpocon(chol[0], anorm, uplo="L")
+            rcond = float(rcond)
+            if not rcond > RCOND_MIN:
+                singular_reason = (f"G is numerically singular (reciprocal condition number "
+                                   f"≈ {rcond:.1e} < {RCOND_MIN:g})")
+                chol = None
+        times["cholesky"] = clock() - start
+    gram.update(singular=singular_reason is not None, rcond=rcond, reason=singular_reason)
+
+    if chol is not None:
+        start = clock()
+        b = sl.cho_solve(chol, r, check_finite=False)
+        b += sl.cho_solve(chol, r - G @ b, check_finite=False)      # one refinement step
+        g = G @ b - r
+        excess2 = float(g @ sl.cho_solve(chol, g, check_finite=False))
+        a = b / Dg
+        res_ls = residual_of(a)
+        lower = math.sqrt(max(res_ls * res_ls - max(excess2, 0.0), 0.0))
+        times["solve"] = clock() - start
+        if lower > tol_max:
+            return SDecision(False, [], "least-squares",
+                             f"no real a solves the S-condition: the least-squares residual "
+                             f"{lower:.3e} exceeds the tolerance {tol_max:.1e}",
+                             None, tol_max, lower, gram, times)
+        mask = a > 0.5
+        S = to_S(mask)
+        res_S = residual_of(mask.astype(float))
+        if res_S <= tol_of(active[mask]):
+            return SDecision(True, S, "rounding",
+                             "the unique least-squares solution rounds to S, whose residual is "
+                             "within the tolerance", res_S, tol_of(active[mask]), res_ls,
+                             gram, times)
+        start = clock()
+        lam_min = float(sl.eigh(G, eigvals_only=True, subset_by_index=[0, 0],
+                                check_finite=False)[0])
+        times["certificate"] = clock() - start
+        gram["lambda_min_scaled"] = lam_min
+        if lam_min > 0:
+            bound = (tol_max + math.sqrt(max(excess2, 0.0))) / (math.sqrt(lam_min) * Dg.min())
+            if bound < 0.5:
+                return SDecision(False, [], "rounding-certificate",
+                                 f"G is nonsingular, so the real solution is unique; a binary "
+                                 f"solution would lie within {bound:.1e} < 1/2 of it in every "
+                                 f"coordinate, i.e. be its rounding, whose residual {res_S:.3e} "
+                                 f"exceeds the tolerance", res_S, tol_max, res_ls, gram, times)
+        gram["reason"] = (f"the rounding certificate does not hold (smallest eigenvalue of "
+                          f"the scaled G {lam_min:.1e}); falling back to MILP")
+        return _milp(np, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+                     time_limit, gram, times, res_ls)
+
+    # Singular (or badly conditioned) G: eigen-decomposition, rank-reduced system.
+    start = clock()
+    lam, U = sl.eigh(G, check_finite=False)
+    times["eigh"] = clock() - start
+    noise = max(float(lam[-1]), 0.0) * m * _F64 * 100
+    keep = lam > noise
+    gram["rank"] = int(keep.sum())
+    s = (U[:, keep].T @ r) / np.sqrt(lam[keep])
+    b = U[:, keep] @ (s / np.sqrt(lam[keep]))                       # minimum-norm solution
+    a = b / Dg
+    res_mn = residual_of(a)
+    # ‖t‖² − ‖s‖² is the squared distance of T to the span of the R_i (cancellation-prone:
+    # a margin of 1e-7 ‖T‖ is kept before concluding from it).
+    perp = math.sqrt(max(t_norm ** 2 - float(s @ s), 0.0))
+    lower = min(res_mn, perp) - 1e-7 * t_norm
+    if lower > tol_max:
+        return SDecision(False, [], "least-squares",
+                         f"no real a solves the S-condition: T is at distance ≥ {lower:.3e} from the span "
+                         f"of the rank-one terms (tolerance {tol_max:.1e})",
+                         None, tol_max, min(res_mn, perp), gram, times)
+    mask = a > 0.5
+    res_S = residual_of(mask.astype(float))
+    if res_S <= tol_of(active[mask]):
+        return SDecision(True, to_S(mask), "rounding",
+                         "the minimum-norm least-squares solution rounds to S, whose residual "
+                         "is within the tolerance", res_S, tol_of(active[mask]), res_mn,
+                         gram, times)
+    R = np.sqrt(lam[keep])[:, None] * U[:, keep].T                   # k×m, ‖Rb − s‖ ≤ residual
+    return _milp(np, None, None, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+                 time_limit, gram, times, res_mn, R=R, s=s)
+
+
+def _milp(np, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of, time_limit,
+          gram, times, ls_residual, R=None, s=None) -> SDecision:
+    """Binary feasibility of |R D a − s| ≤ τ (ℓ∞ box ⊇ ℓ2 ball: infeasible ⇒ no S)."""
+    sl = need("scipy.linalg", "leanbridge absorb")
+    opt = need("scipy.optimize", "leanbridge absorb")
+    start = time.perf_counter()
+    if R is None:
+        lam, U = sl.eigh(G, check_finite=False)
+        noise = max(float(lam[-1]), 0.0) * G.shape[0] * _F64 * 100
+        keep = lam > noise
+        gram["rank"] = int(keep.sum())
+        s = (U[:, keep].T @ r) / np.sqrt(lam[keep])
+        R = np.sqrt(lam[keep])[:, None] * U[:, keep].T
+    m = Dg.size
+    # In units of ‖T‖_F, so that HiGHS's absolute feasibility tolerance (1e-7) is relative.
+    A_rows = R * Dg[None, :] / t_norm
+    rhs = s / t_norm
+    box = tol_max / t_norm
+    cuts: list = []
+    tried = 0
+    while True:
+        remaining = time_limit - (time.perf_counter() - start)
+        if remaining <= 0:
+            break
+        constraints = [opt.LinearConstraint(A_rows, rhs - box, rhs + box)]
+        for mask in cuts:      # exclude candidates that failed the direct residual check
+            row = np.where(mask, 1.0, -1.0)
+            constraints.append(opt.LinearConstraint(row[None, :], -np.inf, mask.sum() - 1))
+        result = opt.milp(np.zeros(m), constraints=constraints, integrality=np.ones(m),
+                          bounds=opt.Bounds(0, 1),
+                          options={"time_limit": max(remaining, 0.01), "disp": False})
+        tried += 1
+        if result.x is not None:
+            mask = result.x > 0.5
+            res_S = _residual(np, Wd, Wu, mask.astype(float), T)
+            if res_S <= tol_of(active[mask]):
+                times["milp"] = time.perf_counter() - start
+                return SDecision(True, [int(i) for i in active[np.flatnonzero(mask)]], "milp",
+                                 f"mixed-integer solve (HiGHS) found S; its residual is within "
+                                 f"the tolerance", res_S, tol_of(active[mask]), ls_residual,
+                                 gram, times)
+            cuts.append(mask)
+            if tried >= 20:
+                break
+            continue
+        if result.status == 2:  # infeasible
+            times["milp"] = time.perf_counter() - start
+            return SDecision(False, [], "milp",
+                             "mixed-integer solve (HiGHS): no binary a satisfies the S-condition within "
+                             "the tolerance (infeasible)", None, tol_max, ls_residual, gram,
+                             times)
+        break
+    times["milp"] = time.perf_counter() - start
+    return SDecision(None, [], "milp-time-limit",
+                     f"not found within the limit: the mixed-integer solve stopped after "
+                     f"{time_limit:g} s without a verified S and without proving there is none",
+                     None, tol_max, ls_residual, gram, times)
+
+
+def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
+    """min over a ∈ [0,1]^n of ‖W_down diag(a) W_up − T‖_F (box-constrained least squares).
+
+    Solved in Gram form, bᵀGb − 2rᵀb + ‖T‖² with b_i = a_i‖w_i‖‖u_i‖ ∈ [0, ‖w_i‖‖u_i‖] (G the
+    Jacobi-scaled Gram matrix of :func:`decide_s`, reused through ``system``), by L-BFGS-B
+    with the bounds. ``scipy.optimize.lsq_linear`` on the explicit d²×n matrix would need 14 GB
+    at GPT-2 size, and on a Cholesky factor of G took 27 s there (lsmr); L-BFGS-B takes
+    ~0.1 s. Zero units (R_i = 0) do not change the residual and are left out. The value
+    returned is the residual recomputed directly at the minimiser.
+    """
+    np = need("numpy", "leanbridge absorb")
+    opt = need("scipy.optimize", "leanbridge absorb")
+    start = time.perf_counter()
+    if system is None:
+        terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+        active = np.flatnonzero(terms > np.finfo(float).tiny)
+        scale = terms[active]
+        Wd, Wu = W_down[:, active], W_up[active]
+        G = (Wd.T @ Wd) * (Wu @ Wu.T)
+        G /= scale[:, None]
+        G /= scale[None, :]
+        r = np.einsum("ji,ji->i", T @ Wu.T, Wd) / scale
+    else:
+        G, r, scale, active = system
+        Wd, Wu = W_down[:, active], W_up[active]
+    t2 = float(np.sum(T * T))
+    if scale.size == 0:
+        return {"distance": math.sqrt(t2), "iterations": 0, "converged": True,
+                "seconds": time.perf_counter() - start, "a_min": 0.0, "a_max": 0.0,
+                "fractional_units": 0}
+
+    def fun(b):
+        Gb = G @ b
+        return float(b @ Gb - 2 * r @ b + t2), 2 * (Gb - r)
+
+    b0 = np.zeros_like(scale)
+    bounds = list(zip(np.zeros_like(scale), scale))
+    result = opt.minimize(fun, b0, jac=True, method="L-BFGS-B", bounds=bounds,
+                          options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
+    a = np.clip(result.x / scale, 0.0, 1.0)
+    distance = _residual(np, Wd, Wu, a, T)
+    return {"distance": distance, "iterations": int(result.nit),
+            "converged": bool(result.success), "seconds": time.perf_counter() - start,
+            "a_min": float(a.min()) if a.size else 0.0, "a_max": float(a.max()) if a.size else 0.0,
+            "fractional_units": int(np.sum((a > 1e-6) & (a < 1 - 1e-6)))}
+
+
+# --------------------------------------------------------------------------------------------
+# Nondegeneracy, verification, the whole command
+# --------------------------------------------------------------------------------------------
+
+def nondegeneracy(W_down, W_up, eps_in: float) -> list[str]:
+    """Violations of the paper's nondegeneracy (D5): nonzero, pairwise non-collinear rows of
+    W_up; nonzero columns of W_down. Empty list: nondegenerate."""
+    np = need("numpy", "leanbridge absorb")
+    problems = []
+    un = np.linalg.norm(W_up, axis=1)
+    wn = np.linalg.norm(W_down, axis=0)
+    zero_rows = np.flatnonzero(un == 0)
+    zero_cols = np.flatnonzero(wn == 0)
+    if zero_rows.size:
+        problems.append(f"{zero_rows.size} zero rows of W_up (first: {int(zero_rows[0])})")
+    if zero_cols.size:
+        problems.append(f"{zero_cols.size} zero columns of W_down (first: {int(zero_cols[0])})")
+    nz = np.flatnonzero(un > 0)
+    if nz.size > 1:
+        unit = W_up[nz] / un[nz, None]
+        cos = np.abs(unit @ unit.T)
+        np.fill_diagonal(cos, 0.0)
+        limit = 1.0 - max(64 * eps_in, COLLINEAR_TOL)
+        i, j = np.unravel_index(int(np.argmax(cos)), cos.shape)
+        if cos[i, j] >= limit:
+            count = int((np.triu(cos, 1) >= limit).sum())
+            problems.append(f"{count} pair(s) of collinear rows of W_up (e.g. {int(nz[i])} and "
+                            f"{int(nz[j])}, |cos| = {cos[i, j]:.15f})")
+    return problems
+
+
+def verify(family: Family, W_down, W_up, A, V_down, V_up, seed: int = 0,
+           points: int = 64) -> dict:
+    """Max relative error ‖f(x) − g(x)‖/‖f(x)‖ of the absorbing block g against
+    f(x) = A x + W_down σ(W_up x) on random x with norms from 1e-3 to 1e3 times 1/‖u‖."""
+    np = need("numpy", "leanbridge absorb")
+    sigma = numeric_activation(family).value
+    rng = np.random.default_rng(seed)
+    d = W_down.shape[0]
+    X = rng.standard_normal((points, d))
+    X /= np.linalg.norm(X, axis=1, keepdims=True)
+    u_scale = float(np.median(np.linalg.norm(W_up, axis=1))) or 1.0
+    X *= (np.logspace(-3, 3, points) / u_scale)[:, None]
+    skip = X if A is None else X @ A.T
+    f = skip + sigma(X @ W_up.T) @ W_down.T
+    g = sigma(X @ V_up.T) @ V_down.T
+    errors = np.linalg.norm(f - g, axis=1) / np.maximum(np.linalg.norm(f, axis=1), 1e-300)
+    return {"points": points, "max_relative_error": float(errors.max()),
+            "median_relative_error": float(np.median(errors)), "seed": seed}
+
+
+@dataclass
+class AbsorbResult:
+    """What ``leanbridge absorb`` reports."""
+
+    family: Family
+    analysis: Analysis
+    verdict: str                      # absorbable / not_absorbable / no_decision
+    summary: str
+    reasons: list[str]
+    numerics: bool
+    decision: SDecision | None = None
+    S: list[int] | None = None
+    V_up: object = None
+    V_down: object = None
+    verification: dict | None = None
+    distance: dict | None = None
+    skip: dict | None = None
+    shapes: dict | None = None
+    nondegeneracy: list[str] | None = None
+    notes: list[str] = field(default_factory=list)
+    timings: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        dec = self.decision
+        data = {
+            "activation": self.family.name,
+            "analysis_verdict": self.analysis.verdict,
+            "verdict": self.verdict,
+            "summary": self.summary,
+            "reasons": self.reasons,
+            "numerics": self.numerics,
+            "shapes": self.shapes,
+            "skip": self.skip,
+            "notes": self.notes,
+        }
+        if dec is not None:
+            data["decision"] = {
+                "S_exists": dec.found, "method": dec.method, "detail": dec.detail,
+                "residual": dec.residual, "tolerance": dec.tolerance,
+                "least_squares_residual": dec.ls_residual, "gram": dec.gram,
+            }
+            data["nondegeneracy_violations"] = self.nondegeneracy
+        if self.S is not None:
+            data["S"] = self.S
+            data["S_size"] = len(self.S)
+        data["verification"] = self.verification
+        data["distance"] = self.distance
+        data["timings_seconds"] = self.timings
+        return data
+
+
+def _analysis_reasons(analysis: Analysis) -> list[str]:
+    return [r for r in analysis.reasons if not r.startswith("not used:")]
+
+
+def absorb_without_numerics(family: Family, skip_is_zero: bool | None = None) -> AbsorbResult:
+    """`never` and `undetermined` families: the answer does not depend on the weights."""
+    analysis = analyse(family)
+    reasons = _analysis_reasons(analysis)
+    if skip_is_zero:
+        return AbsorbResult(family, analysis, ABSORBABLE,
+                            "absorbable trivially: the skip matrix is 0, so the block is "
+                            "already residual-free", reasons, False)
+    if analysis.verdict == NEVER:
+        return AbsorbResult(family, analysis, NOT_ABSORBABLE,
+                            f"not absorbable for any weights: {family.display} is a 'never' "
+                            f"family ({', '.join(analysis.argument_names)}); no numerics needed",
+                            reasons, False)
+    if analysis.verdict == CONDITIONAL:  # only reached for gated conditional families (none)
+        return AbsorbResult(family, analysis, NO_DECISION,
+                            "no decision: the S-condition is implemented for ungated blocks "
+                            "only", reasons, False)
+    return AbsorbResult(family, analysis, NO_DECISION,
+                        f"no decision possible: none of the paper's arguments applies to "
+                        f"{family.display} (analysis verdict 'undetermined'), so neither "
+                        "absorbability nor its impossibility can be concluded", reasons, False)
+
+
+def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
+           time_limit: float = 30.0, seed: int = 0, notes: list[str] | None = None
+           ) -> AbsorbResult:
+    """Decide absorbability of x ↦ A x + W_down σ(W_up x) for a family (numerics when the
+    analysis verdict is `conditional`)."""
+    np = need("numpy", "leanbridge absorb")
+    analysis = analyse(family)
+    notes = list(notes or [])
+    d, n = W_down.shape
+    shapes = {"d": d, "n": n}
+    skip_zero = A is not None and not np.any(A)
+    if family.gated or analysis.verdict != CONDITIONAL:
+        result = absorb_without_numerics(family, skip_zero)
+        result.shapes, result.notes = shapes, notes
+        return result
+
+    timings: dict[str, float] = {}
+    clock = time.perf_counter
+    c = analysis.facts.odd_coefficient
+    c_float = float(c)
+    reasons = _analysis_reasons(analysis)
+    skip: dict = {"kind": "identity" if A is None else "matrix"}
+    invertible = True
+    if A is None:
+        T = -np.eye(d) / c_float
+    else:
+        start = clock()
+        sv = np.linalg.svd(A, compute_uv=False)
+        rank = int(np.sum(sv > sv[0] * d * _F64)) if sv[0] > 0 else 0
+        invertible = rank == d
+        skip.update(rank=rank, invertible=invertible,
+                    condition_number=float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf)
+        timings["skip_svd"] = clock() - start
+        T = -A / c_float
+        if invertible:
+            skip["lemma4"] = ("A is invertible: by Lemma 4 the block is absorbable iff "
+                              "x + A⁻¹W_down σ(W_up x) is, i.e. iff some S has "
+                              "A⁻¹W_down[:,S] W_up[S,:] = −I/c, equivalently "
+                              "W_down[:,S] W_up[S,:] = −A/c")
+        else:
+            skip["lemma4"] = (f"A is singular (rank {rank} < d = {d}): the reduction of Lemma 4 "
+                              "to the identity skip does not apply; the S-condition "
+                              "W_down[:,S] W_up[S,:] = −A/c is still sufficient, but its failure "
+                              "proves nothing")
+
+    start = clock()
+    decision = decide_s(W_down, W_up, T, eps_in, time_limit)
+    timings["decide"] = clock() - start
+    cond_text = "W_down[:,S] W_up[S,:] = " + ("−I/c" if A is None else "−A/c") + \
+        f" (c = {c})"
+    result = AbsorbResult(family, analysis, NO_DECISION, "", reasons, True, decision,
+                          shapes=shapes, skip=skip, notes=notes, timings=timings)
+
+    if decision.found:
+        S = decision.S
+        mask = np.zeros(n, dtype=bool)
+        mask[S] = True
+        V_up = W_up.copy()
+        V_up[mask] *= -1.0
+        V_down = W_down.copy()
+        start = clock()
+        check = verify(family, W_down, W_up, A, V_down, V_up, seed=seed)
+        timings["verify"] = clock() - start
+        result.S, result.V_up, result.V_down, result.verification = S, V_up, V_down, check
+        if check["max_relative_error"] <= max(VERIFY_TOL, 100 * eps_in):
+            result.verdict = ABSORBABLE
+            result.summary = (f"absorbable: S with |S| = {len(S)} satisfies {cond_text}; the "
+                              f"block with the rows of W_up in S negated and W_down unchanged "
+                              f"equals the skip block (max relative error "
+                              f"{check['max_relative_error']:.1e} on {check['points']} random "
+                              "inputs)")
+        else:
+            result.summary = (f"no decision: S satisfies {cond_text} within the tolerance, but "
+                              f"the constructed block differs from the skip block by a relative "
+                              f"{check['max_relative_error']:.1e} on random inputs")
+        return result
+
+    start = clock()
+    result.distance = relaxed_distance(W_down, W_up, T, decision.system)
+    result.distance["relative"] = result.distance["distance"] / float(np.linalg.norm(T))
+    timings["distance"] = clock() - start
+    result.nondegeneracy = nondegeneracy(W_down, W_up, eps_in)
+    dist = (f"distance to the nearest absorbable configuration (relaxed, a ∈ [0,1]^n) "
+            f"{result.distance['distance']:.4g} (relative {result.distance['relative']:.3g})")
+    if decision.found is None:
+        result.summary = f"no decision: {decision.detail}; {dist}"
+        return result
+    blockers = []
+    if not analysis.necessity_proven:
+        blockers.append(f"the paper proves the S-condition necessary only for ReLU and GELU, "
+                        f"not for {family.display}")
+    if not invertible:
+        blockers.append("the skip is singular, so Lemma 4 does not reduce it to the identity")
+    if d < 2:
+        blockers.append("d = 1 (the theorems need d ≥ 2)")
+    if result.nondegeneracy:
+        blockers.append("the weights are degenerate: " + "; ".join(result.nondegeneracy))
+    if blockers:
+        result.summary = (f"no decision: no S satisfies {cond_text} ({decision.method}), so the "
+                          f"sign-flip construction does not apply, but " + "; ".join(blockers) +
+                          f"; other absorbing blocks are not excluded; {dist}")
+        return result
+    theorem = {"relu": "Thm 8", "gelu": "Thm 10"}.get(analysis.same_as or family.name,
+                                                       "Thm 8/10")
+    result.verdict = NOT_ABSORBABLE
+    lemma = " and Lemma 4" if A is not None else ""
+    result.summary = (f"not absorbable: no S satisfies {cond_text} ({decision.method}); by the "
+                      f"paper's {theorem}{lemma} (nondegenerate weights, d ≥ 2) that condition "
+                      f"is necessary; {dist}")
+    return result

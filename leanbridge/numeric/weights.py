@@ -1,0 +1,326 @@
+"""Load one MLP block's matrices from a weights file.
+
+Formats, chosen by the file extension:
+
+* ``.npz`` — NumPy archive (``numpy.savez``), read lazily key by key;
+* ``.safetensors`` — the safetensors package's NumPy API (``safe_open(..., framework="numpy")``),
+  read lazily; ``BF16`` tensors (which NumPy has no dtype for) are decoded from the raw bytes;
+* ``.pt`` / ``.pth`` / ``.bin`` — a PyTorch state dict, when torch is importable
+  (``torch.load(..., map_location="cpu", weights_only=True)``).
+
+Orientation is PyTorch's ``nn.Linear`` (out × in): ``W_down`` is d×n, ``W_up`` is n×d and the
+skip ``A`` is d×d. Files storing (in × out) matrices (GPT-2's ``Conv1D``: ``c_fc``, ``c_proj``)
+need ``transpose=True``. Everything is converted to float64; the machine epsilon of the stored
+dtype is kept, because it sets the tolerance of the decision (see :mod:`.absorb`).
+
+Errors are :class:`~leanbridge.numeric.errors.NumericInputError` with a one-line message that
+lists the available keys when a key is missing or ambiguous.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from leanbridge.numeric.errors import NumericInputError, need
+
+#: Extension → format name.
+FORMATS = {".npz": "npz", ".safetensors": "safetensors", ".pt": "pt", ".pth": "pt",
+           ".bin": "pt"}
+
+#: Last key component (after dropping a trailing ``.weight``) recognised for each role.
+DOWN_NAMES = ("w_down", "wdown", "down", "down_proj", "fc2", "dense_4h_to_h")
+UP_NAMES = ("w_up", "wup", "up", "up_proj", "fc1", "dense_h_to_4h", "c_fc")
+SKIP_NAMES = ("a", "skip", "w_skip", "skip_proj", "h_res")
+# GPT-2 calls both attention's and the MLP's output projection c_proj: only mlp.c_proj counts.
+_DOWN_AFTER_MLP = ("c_proj",)
+
+_MAX_LISTED = 30
+
+# safetensors dtype names → (numpy dtype string or None for bf16, machine epsilon)
+_EPS = {"float64": 2.0 ** -52, "float32": 2.0 ** -23, "float16": 2.0 ** -10,
+        "bfloat16": 2.0 ** -7}
+
+
+def _key_list(keys: list[str]) -> str:
+    shown = ", ".join(keys[:_MAX_LISTED])
+    more = len(keys) - _MAX_LISTED
+    return shown + (f", … ({more} more)" if more > 0 else "") if keys else "(none)"
+
+
+def _role_of(key: str) -> str | None:
+    parts = key.lower().split(".")
+    if len(parts) > 1 and parts[-1] == "weight":
+        parts = parts[:-1]
+    last = parts[-1]
+    prev = parts[-2] if len(parts) > 1 else ""
+    if last in DOWN_NAMES or (last in _DOWN_AFTER_MLP and prev == "mlp"):
+        return "down"
+    if last in UP_NAMES:
+        return "up"
+    if last in SKIP_NAMES:
+        return "skip"
+    return None
+
+
+def _is_bias(key: str) -> bool:
+    low = key.lower()
+    return low.endswith("bias") or low.split(".")[-1] in ("b_up", "b_down", "b")
+
+
+# --------------------------------------------------------------------------------------------
+# File backends
+# --------------------------------------------------------------------------------------------
+
+class _Npz:
+    def __init__(self, path: Path) -> None:
+        np = need("numpy", "reading .npz weights")
+        try:
+            self._file = np.load(path, allow_pickle=False)
+        except Exception as exc:  # noqa: BLE001 - any failure is a bad input file
+            raise NumericInputError(f"cannot read {path} as .npz: {_one_line(exc)}") from None
+        if not hasattr(self._file, "files"):
+            raise NumericInputError(f"{path} holds a single array, not an .npz archive of "
+                                    "named arrays (save it with numpy.savez(path, W_down=…, "
+                                    "W_up=…))")
+        self.keys = list(self._file.files)
+
+    def get(self, key: str):
+        return self._file[key]
+
+
+class _SafeTensors:
+    def __init__(self, path: Path) -> None:
+        need("safetensors", "reading .safetensors weights")
+        from safetensors import safe_open
+
+        self._path = path
+        try:
+            with safe_open(str(path), framework="numpy") as handle:
+                self.keys = list(handle.keys())
+                self._dtypes = {k: handle.get_slice(k).get_dtype() for k in self.keys}
+        except Exception as exc:  # noqa: BLE001
+            raise NumericInputError(f"cannot read {path} as .safetensors: "
+                                    f"{_one_line(exc)}") from None
+
+    def get(self, key: str):
+        np = need("numpy", "reading .safetensors weights")
+        if self._dtypes.get(key) == "BF16":
+            return self._bf16(key, np)
+        from safetensors import safe_open
+
+        try:
+            with safe_open(str(self._path), framework="numpy") as handle:
+                return handle.get_tensor(key)
+        except Exception as exc:  # noqa: BLE001
+            raise NumericInputError(f"cannot read tensor {key!r} of {self._path}: "
+                                    f"{_one_line(exc)}") from None
+
+    def _bf16(self, key: str, np):
+        """NumPy has no bfloat16: widen the raw 16-bit patterns to float32."""
+        with open(self._path, "rb") as stream:
+            (length,) = struct.unpack("<Q", stream.read(8))
+            header = json.loads(stream.read(length))
+            entry = header[key]
+            start, end = entry["data_offsets"]
+            stream.seek(8 + length + start)
+            raw = np.frombuffer(stream.read(end - start), dtype="<u2")
+        return (raw.astype(np.uint32) << 16).view(np.float32).reshape(entry["shape"])
+
+    def eps(self, key: str) -> float | None:
+        return _EPS["bfloat16"] if self._dtypes.get(key) == "BF16" else None
+
+
+class _Torch:
+    def __init__(self, path: Path) -> None:
+        torch = need("torch", "reading PyTorch .pt state dicts", pip="pip install torch")
+        try:
+            data = torch.load(str(path), map_location="cpu", weights_only=True)
+        except Exception as exc:  # noqa: BLE001
+            raise NumericInputError(f"cannot read {path} as a PyTorch state dict: "
+                                    f"{_one_line(exc)}") from None
+        if isinstance(data, dict):
+            for wrapper in ("state_dict", "model", "module"):
+                inner = data.get(wrapper)
+                if isinstance(inner, dict) and len(data) == 1:
+                    data = inner
+        if not isinstance(data, dict):
+            raise NumericInputError(f"{path} does not hold a state dict (a dict of tensors) "
+                                    f"but a {type(data).__name__}")
+        self._tensors = {str(k): v for k, v in data.items() if hasattr(v, "detach")}
+        self.keys = list(self._tensors)
+        self._torch = torch
+
+    def get(self, key: str):
+        tensor = self._tensors[key].detach().cpu()
+        if tensor.dtype == self._torch.bfloat16:
+            tensor = tensor.float()
+        return tensor.numpy()
+
+    def eps(self, key: str) -> float | None:
+        return _EPS["bfloat16"] if self._tensors[key].dtype == self._torch.bfloat16 else None
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
+
+
+# --------------------------------------------------------------------------------------------
+# Public API
+# --------------------------------------------------------------------------------------------
+
+class WeightFile:
+    """A weights file opened lazily: ``keys`` and ``array(key)`` (float64)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        if not self.path.exists():
+            raise NumericInputError(f"weights file {self.path} does not exist")
+        if not self.path.is_file():
+            raise NumericInputError(f"weights file {self.path} is not a file")
+        suffix = self.path.suffix.lower()
+        self.format = FORMATS.get(suffix)
+        if self.format is None:
+            raise NumericInputError(
+                f"cannot tell the format of {self.path.name} from its extension "
+                f"{suffix or '(none)'}; expected one of {', '.join(sorted(FORMATS))}")
+        backend = {"npz": _Npz, "safetensors": _SafeTensors, "pt": _Torch}[self.format]
+        self._backend = backend(self.path)
+        self.keys: list[str] = list(self._backend.keys)
+        self._eps: dict[str, float] = {}
+
+    def require(self, key: str, option: str) -> None:
+        if key not in self.keys:
+            raise NumericInputError(
+                f"{option} {key!r}: no such key in {self.path.name}; available keys: "
+                f"{_key_list(self.keys)}")
+
+    def array(self, key: str, option: str):
+        """The array stored under ``key`` as a 2-D float64 matrix (checks finiteness)."""
+        np = need("numpy", "numerics on weights")
+        self.require(key, option)
+        raw = self._backend.get(key)
+        arr = np.asarray(raw)
+        if arr.ndim != 2:
+            raise NumericInputError(f"{option} {key!r} has shape {_shape(arr.shape)}; a matrix "
+                                    "(2 dimensions) is needed")
+        if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+            raise NumericInputError(f"{option} {key!r} has dtype {arr.dtype}; a real matrix is "
+                                    "needed")
+        eps = getattr(self._backend, "eps", lambda k: None)(key)
+        if eps is None:
+            eps = float(np.finfo(arr.dtype).eps) if np.issubdtype(arr.dtype, np.floating) \
+                else 0.0
+        self._eps[key] = eps
+        out = arr.astype(np.float64, copy=True)
+        if not np.isfinite(out).all():
+            raise NumericInputError(f"{option} {key!r} contains NaN or infinite entries")
+        return out
+
+    def eps(self, key: str) -> float:
+        """Machine epsilon of the dtype ``key`` is stored in (after :meth:`array`)."""
+        return self._eps.get(key, 0.0)
+
+    def default_key(self, role: str, option: str) -> str:
+        """The key a role defaults to: the only key whose name marks that role."""
+        matches = [k for k in self.keys if _role_of(k) == role]
+        names = {"down": DOWN_NAMES, "up": UP_NAMES, "skip": SKIP_NAMES}[role]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise NumericInputError(
+                f"no key of {self.path.name} looks like {_ROLE_TEXT[role]} (names ending in "
+                f"{', '.join(names)}); pass {option} KEY; available keys: {_key_list(self.keys)}")
+        raise NumericInputError(
+            f"several keys of {self.path.name} look like {_ROLE_TEXT[role]}: "
+            f"{_key_list(matches)}; pick one with {option} KEY")
+
+    def skip_like_keys(self) -> list[str]:
+        return [k for k in self.keys if _role_of(k) == "skip"]
+
+    def bias_keys(self) -> list[str]:
+        return [k for k in self.keys if _is_bias(k)]
+
+
+_ROLE_TEXT = {"down": "W_down (d×n)", "up": "W_up (n×d)", "skip": "a skip matrix A (d×d)"}
+
+
+def _shape(shape) -> str:
+    return "×".join(str(s) for s in shape) if shape else "scalar"
+
+
+@dataclass
+class Block:
+    """An ungated block x ↦ A x + W_down σ(W_up x) read from a file (A = None: identity)."""
+
+    W_down: object
+    W_up: object
+    A: object | None
+    keys: dict[str, str]
+    eps: float                       # largest machine epsilon among the stored inputs
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def d(self) -> int:
+        return self.W_down.shape[0]
+
+    @property
+    def n(self) -> int:
+        return self.W_down.shape[1]
+
+
+def load_block(path: str | Path, down: str | None = None, up: str | None = None,
+               skip: str | None = None, transpose: bool = False) -> Block:
+    """Open ``path`` and read W_down, W_up (and the skip A when ``skip`` is given).
+
+    Defaults for ``down``/``up``: the single key named like one (see ``DOWN_NAMES``,
+    ``UP_NAMES``). Shapes are checked: W_down d×n, W_up n×d, A d×d.
+    """
+    wf = WeightFile(path)
+    return block_from(wf, down, up, skip, transpose)
+
+
+def block_from(wf: WeightFile, down: str | None, up: str | None, skip: str | None,
+               transpose: bool) -> Block:
+    down_key = down if down is not None else wf.default_key("down", "--down")
+    up_key = up if up is not None else wf.default_key("up", "--up")
+    if down_key == up_key:
+        raise NumericInputError(f"--down and --up both name {down_key!r}")
+    W_down = wf.array(down_key, "--down")
+    W_up = wf.array(up_key, "--up")
+    if transpose:
+        W_down, W_up = W_down.T.copy(), W_up.T.copy()
+    d, n = W_down.shape
+    flipped = " (after --transpose)" if transpose else ""
+    if W_up.shape != (n, d):
+        raise NumericInputError(
+            f"shape mismatch{flipped}: W_down {down_key!r} is {_shape(W_down.shape)} (d×n, so "
+            f"d = {d}, n = {n}) but W_up {up_key!r} is {_shape(W_up.shape)}; expected n×d = "
+            f"{n}×{d}")
+    keys = {"down": down_key, "up": up_key}
+    eps = max(wf.eps(down_key), wf.eps(up_key))
+    A = None
+    notes: list[str] = []
+    if skip is not None:
+        A = wf.array(skip, "--skip")
+        if A.shape != (d, d):
+            raise NumericInputError(f"--skip {skip!r} is {_shape(A.shape)}; the skip must be "
+                                    f"d×d = {d}×{d} (d from W_down {down_key!r})")
+        keys["skip"] = skip
+        eps = max(eps, wf.eps(skip))
+    else:
+        unused = wf.skip_like_keys()
+        if unused:
+            notes.append(f"the file has {_key_list(unused)}, which looks like a skip matrix; "
+                         "it is not used (identity skip) unless you pass --skip KEY")
+    biases = wf.bias_keys()
+    if biases:
+        notes.append(f"the file has biases ({_key_list(biases)}); the paper's results are for "
+                     "bias-free blocks, and they are ignored here")
+    if n < d:
+        notes.append(f"the hidden width n = {n} is smaller than d = {d}; if the file stores "
+                     "(in, out) matrices (GPT-2's Conv1D does), pass --transpose")
+    return Block(W_down, W_up, A, keys, eps, notes)

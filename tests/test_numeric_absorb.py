@@ -1,0 +1,214 @@
+"""The S-decision of `leanbridge absorb` (library level): planted S recovered exactly, random
+weights rejected with a positive distance, Lemma 4 for invertible skips, singular skips, the
+singular-Gram MILP fallback, the rounding certificate, tolerances and degenerate weights."""
+
+import numpy as np
+import pytest
+
+pytest.importorskip("scipy")
+
+from scipy.optimize import lsq_linear  # noqa: E402
+
+from leanbridge.analysis import analyse  # noqa: E402
+from leanbridge.families import get_family  # noqa: E402
+from leanbridge.numeric.absorb import (  # noqa: E402
+    ABSORBABLE,
+    NO_DECISION,
+    NOT_ABSORBABLE,
+    absorb,
+    decide_s,
+    nondegeneracy,
+    relaxed_distance,
+)
+
+
+def c_of(name):
+    return float(analyse(get_family(name)).facts.odd_coefficient)
+
+
+def planted(d, n, size, seed, c=1.0, A=None):
+    """Random weights with W_down[:,S] W_up[S,:] = −A/c for a random S of the given size."""
+    rng = np.random.default_rng(seed)
+    W_up = rng.standard_normal((n, d)) / np.sqrt(d)
+    W_down = rng.standard_normal((d, n)) / np.sqrt(n)
+    S = sorted(int(i) for i in rng.choice(n, size, replace=False))
+    target = np.eye(d) if A is None else A
+    W_down[:, S] = -target @ np.linalg.pinv(W_up[S]) / c
+    return W_down, W_up, S
+
+
+def random_block(d, n, seed):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((d, n)) / np.sqrt(n), rng.standard_normal((n, d)) / np.sqrt(d)
+
+
+@pytest.mark.parametrize("name", ["relu", "gelu", "silu", "leaky_relu", "softplus", "gelu_tanh"])
+def test_planted_S_is_recovered_exactly_and_the_block_verifies(name):
+    c = c_of(name)
+    W_down, W_up, S = planted(8, 40, 8, seed=1, c=c)
+    result = absorb(get_family(name), W_down, W_up)
+    assert result.verdict == ABSORBABLE
+    assert result.S == S
+    assert result.decision.method == "rounding"
+    assert result.verification["max_relative_error"] < 1e-12
+    # the constructed block: rows in S negated, W_down unchanged
+    expected_up = W_up.copy()
+    expected_up[S] *= -1
+    assert np.array_equal(result.V_up, expected_up)
+    assert np.array_equal(result.V_down, W_down)
+
+
+def test_planted_S_larger_than_d_is_recovered():
+    W_down, W_up, S = planted(6, 30, 11, seed=4)
+    result = absorb(get_family("relu"), W_down, W_up)
+    assert result.verdict == ABSORBABLE and result.S == S and len(S) == 11
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_random_weights_are_not_absorbable_with_positive_distance(seed):
+    W_down, W_up = random_block(8, 32, seed)
+    result = absorb(get_family("relu"), W_down, W_up)
+    assert result.verdict == NOT_ABSORBABLE
+    assert result.decision.found is False and result.S is None
+    assert result.distance["distance"] > 0.1
+    assert result.distance["relative"] > 0.05
+    assert "Thm 8" in result.summary
+    # the least-squares residual is a lower bound of the relaxed distance
+    assert result.decision.ls_residual <= result.distance["distance"] + 1e-9
+
+
+def test_relaxed_distance_agrees_with_lsq_linear_on_the_explicit_system():
+    W_down, W_up = random_block(3, 12, 7)
+    T = -np.eye(3)
+    ours = relaxed_distance(W_down, W_up, T)["distance"]
+    M = np.stack([np.outer(W_down[:, i], W_up[i]).ravel() for i in range(12)], axis=1)
+    reference = lsq_linear(M, T.ravel(), bounds=(0, 1), method="bvls")
+    assert ours == pytest.approx(np.linalg.norm(M @ reference.x - T.ravel()), rel=1e-7)
+
+
+def test_invertible_skip_reduces_via_lemma_4():
+    rng = np.random.default_rng(3)
+    A = rng.standard_normal((6, 6)) + 3 * np.eye(6)
+    W_down, W_up, S = planted(6, 24, 6, seed=5, A=A)
+    result = absorb(get_family("gelu"), W_down, W_up, A=A)
+    assert result.verdict == ABSORBABLE and result.S == S
+    assert result.skip["invertible"] is True and "Lemma 4" in result.skip["lemma4"]
+    assert result.verification["max_relative_error"] < 1e-12
+    # The same weights with the identity skip are not absorbable.
+    assert absorb(get_family("gelu"), W_down, W_up).verdict == NOT_ABSORBABLE
+    # And a random invertible skip on random weights: not absorbable, via Lemma 4.
+    W_down2, W_up2 = random_block(6, 24, 9)
+    other = absorb(get_family("relu"), W_down2, W_up2, A=A)
+    assert other.verdict == NOT_ABSORBABLE and "Lemma 4" in other.summary
+
+
+def test_singular_skip_says_the_reduction_does_not_apply():
+    rng = np.random.default_rng(0)
+    A = np.outer(rng.standard_normal(5), rng.standard_normal(5))  # rank 1
+    W_down, W_up = random_block(5, 20, 1)
+    result = absorb(get_family("relu"), W_down, W_up, A=A)
+    assert result.skip["invertible"] is False and result.skip["rank"] == 1
+    assert "does not apply" in result.skip["lemma4"]
+    assert result.verdict == NO_DECISION
+    assert "singular" in result.summary and "Lemma 4" in result.summary
+    # …but the S-condition is still sufficient for a singular skip.
+    W_down, W_up, S = planted(5, 20, 5, seed=2, A=A)
+    found = absorb(get_family("relu"), W_down, W_up, A=A)
+    assert found.verdict == ABSORBABLE and found.verification["max_relative_error"] < 1e-10
+
+
+def test_zero_skip_is_trivially_absorbable():
+    W_down, W_up = random_block(4, 8, 0)
+    result = absorb(get_family("relu"), W_down, W_up, A=np.zeros((4, 4)))
+    assert result.verdict == ABSORBABLE and result.S == []
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_singular_gram_n_greater_than_d_squared_uses_milp_and_finds_the_planted_S(seed):
+    W_down, W_up, S = planted(2, 7, 2, seed=seed)
+    result = absorb(get_family("relu"), W_down, W_up)
+    assert result.decision.gram["singular"] is True
+    assert "n = 7 > d² = 4" in result.decision.gram["reason"]
+    assert result.decision.method == "milp"
+    assert result.verdict == ABSORBABLE and result.S == S
+
+
+@pytest.mark.parametrize("seed", [10, 11])
+def test_singular_gram_random_weights_milp_proves_there_is_no_S(seed):
+    W_down, W_up = random_block(2, 7, seed)
+    result = absorb(get_family("relu"), W_down, W_up)
+    # with n > d² the real system is solvable, so only the integer solve can decide
+    assert result.decision.method == "milp" and result.decision.found is False
+    assert result.verdict == NOT_ABSORBABLE
+    assert result.distance["distance"] > 0
+
+
+def test_milp_time_limit_is_reported_as_not_found_within_the_limit():
+    W_down, W_up = random_block(2, 7, 10)
+    decision = decide_s(W_down, W_up, -np.eye(2), time_limit=1e-9)
+    assert decision.found is None and decision.method == "milp-time-limit"
+    assert "not found within the limit" in decision.detail
+    result = absorb(get_family("relu"), W_down, W_up, time_limit=1e-9)
+    assert result.verdict == NO_DECISION
+
+
+def test_consistent_square_system_uses_the_exact_rounding_certificate():
+    # n = d² = 9: the real solution exists and is unique, but it is not binary.
+    W_down, W_up = random_block(3, 9, 0)
+    result = absorb(get_family("relu"), W_down, W_up)
+    assert result.decision.method == "rounding-certificate"
+    assert result.decision.found is False and result.verdict == NOT_ABSORBABLE
+
+
+def test_non_necessity_family_gives_no_decision_when_S_fails():
+    W_down, W_up = random_block(6, 24, 0)
+    result = absorb(get_family("silu"), W_down, W_up)
+    assert result.decision.found is False
+    assert result.verdict == NO_DECISION
+    assert "only for ReLU and GELU" in result.summary
+
+
+def test_degenerate_weights_block_the_necessity_argument():
+    W_down, W_up = random_block(4, 12, 3)
+    W_up[5] = 2.5 * W_up[2]          # collinear rows
+    W_down[:, 7] = 0.0               # a zero column (a zero rank-one term)
+    problems = nondegeneracy(W_down, W_up, 2.0 ** -52)
+    assert any("collinear" in p for p in problems) and any("zero columns" in p for p in problems)
+    result = absorb(get_family("relu"), W_down, W_up)
+    assert result.verdict == NO_DECISION and "degenerate" in result.summary
+    assert result.decision.gram["zero_units"] == 1
+
+
+def test_planted_S_with_zero_units_and_duplicates_is_still_found():
+    W_down, W_up, S = planted(4, 16, 4, seed=8)
+    free = [i for i in range(16) if i not in S]
+    W_down[:, free[0]] = 0.0                      # zero term: dropped before the Gram matrix
+    W_up[free[1]] = W_up[free[2]]                 # duplicate units: G singular
+    W_down[:, free[1]] = W_down[:, free[2]]
+    result = absorb(get_family("relu"), W_down, W_up)
+    assert result.decision.gram["singular"] is True and result.decision.gram["zero_units"] == 1
+    assert result.verdict == ABSORBABLE
+    assert result.S == S
+
+
+def test_float32_storage_widens_the_tolerance():
+    W_down, W_up, S = planted(8, 32, 8, seed=6)
+    W_down32, W_up32 = W_down.astype(np.float32).astype(float), W_up.astype(np.float32).astype(float)
+    strict = decide_s(W_down32, W_up32, -np.eye(8), eps_in=2.0 ** -52)
+    assert strict.found is not True        # float32 rounding breaks the exact identity
+    loose = absorb(get_family("relu"), W_down32, W_up32, eps_in=2.0 ** -23)
+    assert loose.verdict == ABSORBABLE and loose.S == S
+    assert 1e-9 < loose.verification["max_relative_error"] < 1e-5
+
+
+def test_never_and_undetermined_families_answer_without_numerics():
+    W_down, W_up = random_block(4, 8, 0)
+    never = absorb(get_family("relu2"), W_down, W_up)
+    assert never.verdict == NOT_ABSORBABLE and never.numerics is False
+    assert never.decision is None and "for any weights" in never.summary
+    assert any("Prop 5" in r for r in never.reasons)
+    gated = absorb(get_family("swiglu"), W_down, W_up)
+    assert gated.verdict == NOT_ABSORBABLE and any("Prop 6" in r for r in gated.reasons)
+    undetermined = absorb(get_family("tanh"), W_down, W_up)
+    assert undetermined.verdict == NO_DECISION and undetermined.numerics is False
+    assert "no decision possible" in undetermined.summary
