@@ -15,7 +15,7 @@ import time
 import sympy as sp
 
 from leanbridge.analysis import analyse, scalar_facts
-from leanbridge.families import CATALOG, Z, Family
+from leanbridge.families import CATALOG, Family, Z
 
 
 def random_expression(rng: random.Random, depth: int = 3) -> sp.Expr:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from leanbridge.families import CATALOG, Z, Family
+from leanbridge.families import CATALOG, Family, Z
 from leanbridge.halfline import (
     P,
     finite_real,

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
-import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -36,6 +34,7 @@ from leanbridge.analysis import analyse
 from leanbridge.families import CATALOG
 from leanbridge.lean import process
 from leanbridge.lean.messages import ERROR, INFORMATION, parse_axioms, parse_json_messages
+from leanbridge.lean.project import read_pins
 from leanbridge.lean.sources import LeanDeclaration, scan_project
 from leanbridge.premises import FAILED as PREMISE_FAILED
 from leanbridge.premises import PremiseCheck, premise_checks
@@ -144,32 +143,15 @@ def find_lake(explicit: str | None) -> str | None:
     return str(elan) if elan.is_file() and os.access(elan, os.X_OK) else None
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError:
-        return None
-
-
 def describe_toolchain(project: Path, lake: str | None) -> Toolchain:
-    pin = _read(project / "lean-toolchain")
-    lakefile = _read(project / "lakefile.toml") or ""
-    mathlib = re.search(r'name\s*=\s*"mathlib"[^\[]*?rev\s*=\s*"([^"]+)"', lakefile, re.S)
-    commit = None
-    manifest = _read(project / "lake-manifest.json")
-    if manifest:
-        try:
-            commit = next((p.get("rev") for p in json.loads(manifest).get("packages", [])
-                           if p.get("name") == "mathlib"), None)
-        except (json.JSONDecodeError, AttributeError):
-            commit = None
+    pins = read_pins(project)
     version = None
     if lake:
         completed = process.run([lake, "--version"], project, timeout=60)
-        version = (completed.stdout or completed.stderr).strip().splitlines()[0] \
-            if completed.ok and (completed.stdout or completed.stderr).strip() else None
-    return Toolchain(lake, version, pin.strip() if pin else None,
-                     mathlib.group(1) if mathlib else None, commit, _git_rev(project))
+        text = (completed.stdout or completed.stderr).strip()
+        version = text.splitlines()[0] if completed.ok and text else None
+    return Toolchain(lake, version, pins.lean_toolchain, pins.mathlib_rev, pins.mathlib_commit,
+                     _git_rev(project))
 
 
 def _git_rev(project: Path) -> str | None:

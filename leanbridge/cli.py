@@ -15,10 +15,10 @@ import click
 import sympy as sp
 
 from leanbridge import __version__
-from leanbridge.atomic import atomic_write
 from leanbridge import generate as generate_files
 from leanbridge import graph as dependency_graph
 from leanbridge.analysis import Analysis, analyse
+from leanbridge.atomic import atomic_write
 from leanbridge.expression import ExpressionError, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean.printer import LeanPrintError, lean_code
@@ -273,7 +273,8 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
               help="Extend the axiom allowlist (default: propext, Classical.choice, Quot.sound).")
 @click.option("--jobs", default=2, show_default=True, type=click.IntRange(min=1),
               help="Lean files elaborated in parallel.")
-@click.option("--json", "json_path", metavar="PATH", help="Write the JSON report (leanbridge.check/1).")
+@click.option("--json", "json_path", metavar="PATH",
+              help="Write the JSON report (leanbridge.check/1).")
 @click.option("--junit", "junit_path", metavar="PATH", help="Write a JUnit XML report.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str, ...],

@@ -10,7 +10,6 @@ without such a report every statement says "not checked by Lean".
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from leanbridge import __version__
 from leanbridge.analysis import minus_inverse_identity
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
+from leanbridge.lean.project import read_pins
 from leanbridge.render import Declaration, FamilyFile, build_family_file, environment
 
 SCHEMA = "leanbridge.statements/1"
@@ -165,22 +165,16 @@ def collect(names: list[str] | None = None, results: dict[str, str] | None = Non
 
 
 def _pins(project: Path) -> dict[str, str]:
-    def read(name: str) -> str:
-        try:
-            return (project / name).read_text(encoding="utf-8")
-        except OSError:
-            return ""
-    mathlib = re.search(r'name\s*=\s*"mathlib"[^\[]*?rev\s*=\s*"([^"]+)"',
-                        read("lakefile.toml"), re.S)
-    return {"lean_toolchain": read("lean-toolchain").strip() or "unknown",
-            "mathlib_rev": mathlib.group(1) if mathlib else "unknown"}
+    pins = read_pins(project)
+    return {"lean_toolchain": pins.lean_toolchain or "unknown",
+            "mathlib_rev": pins.mathlib_rev or "unknown"}
 
 
-_LATEX_TEXT = {"²": r"\textsuperscript{2}", "³": r"\textsuperscript{3}", "σ": r"$\sigma$",
-               "−": "--", "—": "---", "–": "--", "≠": r"$\neq$", "≥": r"$\geq$",
-               "·": r"$\cdot$", "⊙": r"$\odot$", "√": r"$\sqrt{}$", "π": r"$\pi$",
-               "³": r"\textsuperscript{3}", "α": r"$\alpha$", "Φ": r"$\Phi$", "ℝ": r"$\mathbb{R}$",
-               "é": r"\'e", "…": r"\ldots{}", "→": r"$\to$", "⁻": "$^{-}$", "¹": r"\textsuperscript{1}"}
+_LATEX_TEXT = {"²": r"\textsuperscript{2}", "³": r"\textsuperscript{3}",
+               "¹": r"\textsuperscript{1}", "σ": r"$\sigma$", "α": r"$\alpha$",
+               "Φ": r"$\Phi$", "π": r"$\pi$", "ℝ": r"$\mathbb{R}$", "−": "--", "—": "---",
+               "–": "--", "≠": r"$\neq$", "≥": r"$\geq$", "·": r"$\cdot$", "⊙": r"$\odot$",
+               "√": r"$\sqrt{}$", "…": r"\ldots{}", "→": r"$\to$", "⁻": "$^{-}$", "é": r"\'e"}
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                   "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                   "^": r"\textasciicircum{}"}

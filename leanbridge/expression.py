@@ -21,7 +21,7 @@ from sympy.parsing.sympy_parser import (
     rationalize,
 )
 
-from leanbridge.families import CATALOG, Z, Family
+from leanbridge.families import CATALOG, Family, Z
 from leanbridge.functions import sigmoid
 
 #: Names a user may write, and what they mean.

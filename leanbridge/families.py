@@ -46,7 +46,8 @@ class Family:
             )
         extra = self.expr.free_symbols - {Z}
         if extra:
-            raise ValueError(f"family {self.name}: free symbols {sorted(map(str, extra))} besides z")
+            raise ValueError(
+                f"family {self.name}: free symbols {sorted(map(str, extra))} besides z")
         if self.expr.atoms(sp.Float):
             raise ValueError(f"family {self.name}: floats are not exact; use sympy.Rational")
 

@@ -509,7 +509,8 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
 
     imports = tuple(sorted(builder.modules))
     return FamilyFile(
-        family=family, analysis=analysis, module=f"SkipAbsorption.Families.{module_stem(family.name)}",
+        family=family, analysis=analysis,
+        module=f"{library.FAMILIES_NAMESPACE}.{module_stem(family.name)}",
         path=family_path(family.name), imports=imports, symbol=symbol,
         library_definition=lean_side.definition if lean_side else None,
         lean_term=term, print_note=print_note,
@@ -556,7 +557,8 @@ def source_of(family: Family) -> tuple[tuple[str, object], ...]:
 # -- text ------------------------------------------------------------------------------------
 
 def templates_dir() -> Path:
-    """The Jinja2 templates: shipped as ``leanbridge.templates``, or ``templates/`` in a checkout."""
+    """The Jinja2 templates: the installed ``leanbridge.templates``, else ``templates/`` of a
+    source checkout (editable installs)."""
     try:
         spec = importlib.util.find_spec("leanbridge.templates")
     except ModuleNotFoundError:

@@ -14,7 +14,7 @@ from leanbridge.analysis import (
     scalar_facts,
     zero_test,
 )
-from leanbridge.families import CATALOG, Z, Family, get_family
+from leanbridge.families import CATALOG, Family, Z, get_family
 from leanbridge.functions import sigmoid
 
 # family: (verdict, arguments, block degree, odd coefficient c, necessity proven)

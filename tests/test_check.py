@@ -68,7 +68,8 @@ STANDIN = textwrap.dedent('''\
             if name in spec.get("missing", []):
                 emit(number, "error", f"unknown constant '{{name}}'")
                 continue
-            axioms = spec.get("axioms", {{}}).get(name, ["propext", "Classical.choice", "Quot.sound"])
+            default = ["propext", "Classical.choice", "Quot.sound"]
+            axioms = spec.get("axioms", {{}}).get(name, default)
             text = (f"'{{name}}' depends on axioms: [{{', '.join(axioms)}}]" if axioms
                     else f"'{{name}}' does not depend on any axioms")
             emit(number, "information", text)

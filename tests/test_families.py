@@ -3,7 +3,7 @@
 import pytest
 import sympy as sp
 
-from leanbridge.families import CATALOG, Z, Family, UnknownFamilyError, family_names, get_family
+from leanbridge.families import CATALOG, Family, UnknownFamilyError, Z, family_names, get_family
 
 REQUIRED = {
     "relu", "gelu", "silu", "relu2", "relu3", "reglu", "swiglu", "geglu", "glu", "bilinear",

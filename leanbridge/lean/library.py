@@ -48,7 +48,8 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                    "A gated block whose gate is positively homogeneous of degree m ≠ 0 absorbs no "
                    "linear skip A ≠ 0"),
     GeneralTheorem("not_absorbable_of_isLittleO", _LINEAR, "Prop 6",
-                   "An ungated block whose activation is o(z) at 0 absorbs no identity skip (d ≥ 1)"),
+                   "An ungated block whose activation is o(z) at 0 absorbs no identity skip "
+                   "(d ≥ 1)"),
     GeneralTheorem("not_absorbable_of_isLittleO_of_isUnit", _LINEAR, "Prop 6 + Lemma 4",
                    "An ungated block whose activation is o(z) at 0 absorbs no invertible "
                    "linear skip (d ≥ 1)"),

@@ -18,8 +18,9 @@ _DECL = re.compile(
     r"(theorem|lemma|def|abbrev|instance)[ \t]+([A-Za-z_][A-Za-z0-9_'.]*)",
     re.MULTILINE,
 )
-_SCOPE = re.compile(r"^[ \t]*(?:noncomputable[ \t]+)?(namespace|section|end)\b[ \t]*([A-Za-z0-9_.']*)",
-                    re.MULTILINE)
+_SCOPE = re.compile(
+    r"^[ \t]*(?:noncomputable[ \t]+)?(namespace|section|end)\b[ \t]*([A-Za-z0-9_.']*)",
+    re.MULTILINE)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'.]*")
 _LINE_COMMENT = re.compile(r"--[^\n]*")
 
