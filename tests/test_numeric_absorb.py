@@ -212,3 +212,17 @@ def test_never_and_undetermined_families_answer_without_numerics():
     undetermined = absorb(get_family("tanh"), W_down, W_up)
     assert undetermined.verdict == NO_DECISION and undetermined.numerics is False
     assert "no decision possible" in undetermined.summary
+
+
+def test_verification_catches_a_wrong_construction():
+    from leanbridge.numeric.absorb import verify
+
+    W_down, W_up, S = planted(5, 15, 5, seed=3)
+    family = get_family("gelu")
+    V_up = W_up.copy()
+    V_up[S] *= -1
+    good = verify(family, W_down, W_up, None, W_down, V_up, 1.0, 1e-14)
+    assert good["passed"] and good["max_relative_error"] < 1e-12
+    V_up[S[0]] *= -1                               # one row not flipped
+    bad = verify(family, W_down, W_up, None, W_down, V_up, 1.0, 1e-14)
+    assert not bad["passed"] and bad["max_relative_error"] > 1e-3
