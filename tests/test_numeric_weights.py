@@ -176,3 +176,44 @@ def test_broken_safetensors_file(tmp_path):
     bad.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00{not json}")
     with pytest.raises(NumericInputError, match="cannot read .* as .safetensors"):
         WeightFile(bad)
+
+
+class _FakeTensor:
+    """Just enough of a torch.Tensor for the .pt reader."""
+
+    def __init__(self, array, dtype="float32"):
+        self.array, self.dtype = np.asarray(array), dtype
+
+    def detach(self):
+        return self
+
+    def cpu(self):
+        return self
+
+    def float(self):
+        return _FakeTensor(self.array.astype(np.float32), "float32")
+
+    def numpy(self):
+        return self.array
+
+
+def test_pt_reader_logic_with_a_stand_in_for_torch(tmp_path, monkeypatch):
+    """The .pt code path (state_dict wrapper, bfloat16 widening) without installing torch."""
+    import types
+
+    W_down, W_up = _block()
+    saved = {"state_dict": {"mlp.down_proj.weight": _FakeTensor(W_down, "bfloat16"),
+                            "mlp.up_proj.weight": _FakeTensor(W_up),
+                            "step": 3}}
+    fake = types.SimpleNamespace(bfloat16="bfloat16",
+                                 load=lambda path, map_location, weights_only: saved)
+    monkeypatch.setitem(__import__("sys").modules, "torch", fake)
+    path = tmp_path / "ckpt.pt"
+    path.write_bytes(b"")
+    block = load_block(path)
+    assert block.keys == {"down": "mlp.down_proj.weight", "up": "mlp.up_proj.weight"}
+    assert np.allclose(block.W_down, W_down.astype(np.float32))
+    assert block.eps == 2.0 ** -7                 # bfloat16 precision is remembered
+    fake.load = lambda path, map_location, weights_only: [1, 2]
+    with pytest.raises(NumericInputError, match="does not hold a state dict"):
+        WeightFile(path)

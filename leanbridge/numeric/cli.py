@@ -51,14 +51,9 @@ def _numeric_stack(command: str) -> None:
 
 
 def _json_default(value):
-    try:
-        import numpy as np
-    except ImportError:  # pragma: no cover - numpy is there whenever numbers are
-        np = None
-    if np is not None and isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, float):
-        return None
+    """NumPy scalars and arrays (the only non-JSON values the results hold)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
     return str(value)
 
 
@@ -109,7 +104,7 @@ If S exists: absorbable — V_up = W_up with the rows in S negated, V_down = W_d
 If not: the relaxed distance min over a ∈ [0,1]^n of ‖W_down diag(a) W_up + A/c‖_F,
 and "not absorbable" when the paper proves the condition necessary (ReLU, GELU;
 A invertible; nondegenerate weights; d ≥ 2) — "no decision" (exit 1) otherwise.
-S is reported with 0-based indices. Tolerance: (★) must hold to
+S is reported with 0-based indices. Tolerance: the condition must hold to
 1e-9·‖A/c‖_F + 16·(ε_dtype + √n·ε64)·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
 
 \b
@@ -306,8 +301,10 @@ For each --activation (repeatable) and random weights (seeded), the target is
 x + W_down σ(W_up x) (gated: x + W_down (g(W_gate x) ⊙ (W_val x))). On balls of
 each radius a residual-free block of the same kind and width n is fitted with
 SciPy's L-BFGS-B (hand-written gradients) from R starts: the target's weights
-without the skip, R−1 random ones, and the previous radius's best fit. The
-table gives the best relative error on fresh test points per radius.
+without the skip, R−1 random ones, and the previous radius's best fit; the
+best fits of the other radii are also evaluated. The fit with the smallest
+training error is kept; the table gives its relative error on fresh test
+points per radius (seeded: the same arguments give the same numbers).
 
 \b
 What to expect:
