@@ -71,7 +71,10 @@ def main() -> None:
     print("\nin process (float64 weights): leanbridge.numeric.absorb.absorb")
     for kind, (W_down, W_up, S) in data.items():
         for name in ("relu", "gelu"):
-            result, times = timed(lambda: absorb(get_family(name), W_down, W_up), args.repeat)
+            def run(name=name, W_down=W_down, W_up=W_up):
+                return absorb(get_family(name), W_down, W_up)
+
+            result, times = timed(run, args.repeat)
             if isinstance(S, str):      # degenerate: no S, but the theorem needs D5
                 ok = result.verdict == S and result.decision.found is False
             else:
@@ -95,9 +98,11 @@ def main() -> None:
             path = os.path.join(tmp, f"{kind}.safetensors")
             save_file({"mlp.down_proj.weight": W_down.astype(np.float32),
                        "mlp.up_proj.weight": W_up.astype(np.float32)}, path)
-            runner = CliRunner()
-            result, times = timed(lambda: runner.invoke(absorb_command, [
-                path, "--activation", "gelu", "--json"]), args.repeat)
+            def run_cli(path=path):
+                return CliRunner().invoke(absorb_command, [path, "--activation", "gelu",
+                                                           "--json"])
+
+            result, times = timed(run_cli, args.repeat)
             out = json.loads(result.output)
             ok = out.get("S") == S if S is not None else out["verdict"] == "not_absorbable"
             extra = (f"verification {out['verification']['max_relative_error']:.1e}"

@@ -2,16 +2,17 @@
 weights rejected with a positive distance, Lemma 4 for invertible skips, singular skips, the
 singular-Gram MILP fallback, the rounding certificate, tolerances and degenerate weights."""
 
-import numpy as np
 import pytest
 
 pytest.importorskip("scipy")
 
-from scipy.optimize import lsq_linear  # noqa: E402
+np = pytest.importorskip("numpy")
 
-from leanbridge.analysis import analyse  # noqa: E402
-from leanbridge.families import get_family  # noqa: E402
-from leanbridge.numeric.absorb import (  # noqa: E402
+from scipy.optimize import lsq_linear
+
+from leanbridge.analysis import analyse
+from leanbridge.families import get_family
+from leanbridge.numeric.absorb import (
     ABSORBABLE,
     NO_DECISION,
     NOT_ABSORBABLE,
@@ -112,7 +113,7 @@ def test_singular_skip_says_the_reduction_does_not_apply():
     assert result.verdict == NO_DECISION
     assert "singular" in result.summary and "Lemma 4" in result.summary
     # …but the S-condition is still sufficient for a singular skip.
-    W_down, W_up, S = planted(5, 20, 5, seed=2, A=A)
+    W_down, W_up, _ = planted(5, 20, 5, seed=2, A=A)
     found = absorb(get_family("relu"), W_down, W_up, A=A)
     assert found.verdict == ABSORBABLE and found.verification["max_relative_error"] < 1e-10
 

@@ -5,13 +5,14 @@ import json
 import subprocess
 import sys
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
+np = pytest.importorskip("numpy")
+
 pytest.importorskip("scipy")
 
-from leanbridge.numeric.cli import absorb, probe  # noqa: E402
+from leanbridge.numeric.cli import absorb, probe
 
 
 def planted(d, n, seed, A=None):

@@ -3,17 +3,18 @@ JSON and the PNG plot."""
 
 import json
 
-import numpy as np
 import pytest
 from click.testing import CliRunner
 
+np = pytest.importorskip("numpy")
+
 pytest.importorskip("scipy")
 
-from scipy.optimize import check_grad  # noqa: E402
+from scipy.optimize import check_grad
 
-from leanbridge.families import get_family  # noqa: E402
-from leanbridge.numeric.cli import probe as probe_command  # noqa: E402
-from leanbridge.numeric.probe import _Model, probe  # noqa: E402
+from leanbridge.families import get_family
+from leanbridge.numeric.cli import probe as probe_command
+from leanbridge.numeric.probe import _Model, probe
 
 
 @pytest.mark.parametrize("name", ["relu", "gelu", "relu2", "softplus", "swiglu", "reglu",

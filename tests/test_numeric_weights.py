@@ -3,11 +3,12 @@
 import json
 import struct
 
-import numpy as np
 import pytest
 
 from leanbridge.numeric.errors import MissingDependencyError, NumericInputError
 from leanbridge.numeric.weights import WeightFile, load_block
+
+np = pytest.importorskip("numpy")
 
 
 def _block(d=4, n=10, seed=0):
@@ -133,8 +134,8 @@ def test_skip_key_and_skip_like_note(tmp_path):
     ({"l0.down": np.ones((4, 10)), "l1.down": np.ones((4, 10)), "up": np.ones((10, 4))}, {},
      "several keys of x.npz look like W_down (d×n): l0.down, l1.down; pick one with --down"),
     ({"W_down": np.ones((4, 10)), "W_up": np.ones((10, 5))}, {},
-     "shape mismatch: W_down 'W_down' is 4×10 (d×n, so d = 4, n = 10) but W_up 'W_up' is "
-     "10×5; expected n×d = 10×4"),
+     ("shape mismatch: W_down 'W_down' is 4×10 (d×n, so d = 4, n = 10) but W_up 'W_up' is "
+      "10×5; expected n×d = 10×4")),
     ({"W_down": np.ones((4, 10)), "W_up": np.ones((10, 4)), "A": np.ones((3, 3))},
      {"skip": "A"}, "the skip must be d×d = 4×4"),
     ({"W_down": np.ones(10), "W_up": np.ones((10, 4))}, {}, "a matrix (2 dimensions) is needed"),

@@ -316,8 +316,8 @@ def _milp(np, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of, time_
             if res_S <= tol_of(active[mask]):
                 times["milp"] = time.perf_counter() - start
                 return SDecision(True, [int(i) for i in active[np.flatnonzero(mask)]], "milp",
-                                 f"mixed-integer solve (HiGHS) found S; its residual is within "
-                                 f"the tolerance", res_S, tol_of(active[mask]), ls_residual,
+                                 "mixed-integer solve (HiGHS) found S; its residual is within "
+                                 "the tolerance", res_S, tol_of(active[mask]), ls_residual,
                                  gram, times)
             cuts.append(mask)
             if tried >= 20:

@@ -10,17 +10,17 @@ the sigmoid, so that neither overflows for large arguments.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import sympy as sp
 
-from leanbridge.families import Z, Family
+from leanbridge.families import Family, Z
 from leanbridge.functions import sigmoid
 from leanbridge.numeric.errors import PIP_NUMERIC, need
 
 
-class softplus_(sp.Function):  # noqa: N801 - SymPy function classes are lower case
+class softplus_(sp.Function):
     """log(1 + exp(x)), kept named so that NumPy evaluates it stably."""
 
     nargs = 1
@@ -93,4 +93,4 @@ def numeric_activation(family: Family) -> NumericActivation:
     return NumericActivation(family.name, family.expr, _vectorise(value), _vectorise(derivative))
 
 
-__all__ = ["NumericActivation", "numeric_activation", "PIP_NUMERIC"]
+__all__ = ["PIP_NUMERIC", "NumericActivation", "numeric_activation"]

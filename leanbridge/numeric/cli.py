@@ -12,6 +12,7 @@ mismatch, unknown activation, missing optional dependency) — one line on stder
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def _dumps(data) -> str:
 
 def _finite(value):
     """JSON has no inf/nan: write them as strings."""
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+    if isinstance(value, float) and not math.isfinite(value):
         return str(value)
     if isinstance(value, dict):
         return {k: _finite(v) for k, v in value.items()}
@@ -238,7 +239,7 @@ def _ranges(indices: list[int], limit: int = 40) -> str:
 def _absorb_text(result, source: dict, written: str | None) -> str:
     fam = result.family
     lines = [f"activation: {fam.display} ({fam.name}); analysis verdict: "
-             f"{result.analysis.verdict}"]
+             + result.analysis.verdict]
     where = f"weights: {source['path']} ({source['format']})"
     if "keys" in source:
         keys = source["keys"]
