@@ -22,6 +22,7 @@ from leanbridge.atomic import atomic_write
 from leanbridge.expression import ExpressionError, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean.printer import LeanPrintError, lean_code
+from leanbridge.numeric.cli import absorb, probe
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -366,5 +367,6 @@ def _report_files(statuses, as_json: bool, checked: bool) -> None:
         click.echo(f"{status.status:9s} {status.path}{detail}")
 
 
-def run() -> None:  # pragma: no cover - console entry point
-    sys.exit(main())
+main.add_command(absorb)
+main.add_command(probe)
+
