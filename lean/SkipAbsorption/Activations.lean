@@ -69,13 +69,15 @@ theorem relu_posHomogeneous : ∀ t : ℝ, 0 < t → ∀ z, relu (t * z) = t ^ 1
 theorem relu2_posHomogeneous : ∀ t : ℝ, 0 < t → ∀ z, relu2 (t * z) = t ^ 2 * relu2 z := by
   intro t ht z
   show (max (t * z) 0) ^ 2 = t ^ 2 * (max z 0) ^ 2
-  rw [max_zero_mul_of_pos ht z, mul_pow]
+  rw [max_zero_mul_of_pos ht z]
+  ring
 
 /-- ReLU³ is positively homogeneous of degree 3. -/
 theorem relu3_posHomogeneous : ∀ t : ℝ, 0 < t → ∀ z, relu3 (t * z) = t ^ 3 * relu3 z := by
   intro t ht z
   show (max (t * z) 0) ^ 3 = t ^ 3 * (max z 0) ^ 3
-  rw [max_zero_mul_of_pos ht z, mul_pow]
+  rw [max_zero_mul_of_pos ht z]
+  ring
 
 /-- ReLU² is `o(z)` at `0`. -/
 theorem relu2_isLittleO : relu2 =o[𝓝 0] (fun z => z) :=

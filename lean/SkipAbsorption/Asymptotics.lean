@@ -32,9 +32,11 @@ theorem mulVec_comp_isBigO {α : Type*} (l : Filter α) {m k : ℕ} (W : Matrix 
     fun j _ => (hF j).const_mul_left (W i j)
   refine (IsBigO.sum hj).congr_left (fun a => ?_)
   -- both sides are `∑ j, W i j * F a j`, by the definitions of `mulVec` and `dotProduct`
+  -- (`rfl` at default transparency; the `simp` fallbacks must close the goal or fail)
   first
     | rfl
-    | simp only [Matrix.mulVec, dotProduct]
+    | (simp only [Matrix.mulVec, dotProduct]; done)
+    | (simp [Matrix.mulVec, dotProduct]; done)
 
 /-- An entrywise activation that is `o(z)` at `0` is `o(v)` at `0` on vectors. -/
 theorem comp_pi_isLittleO {k : ℕ} {σ : ℝ → ℝ} (hσ : σ =o[𝓝 0] (fun z => z)) :
@@ -58,7 +60,7 @@ theorem tendsto_zero_of_abs_le_abs {φ : ℝ → ℝ} (h : ∀ z, |φ z| ≤ |z|
   have hO : φ =O[𝓝 0] (fun z : ℝ => z) := by
     refine isBigO_of_le (𝓝 0) (fun z => ?_)
     show ‖φ z‖ ≤ ‖z‖
-    simp only [Real.norm_eq_abs]
+    rw [Real.norm_eq_abs, Real.norm_eq_abs]
     exact h z
   exact hO.trans_tendsto tendsto_id
 
@@ -66,6 +68,7 @@ theorem tendsto_zero_of_abs_le_abs {φ : ℝ → ℝ} (h : ∀ z, |φ z| ≤ |z|
 theorem abs_mul_le_abs_of_unit_interval {a b : ℝ} (h0 : 0 ≤ b) (h1 : b ≤ 1) :
     |a * b| ≤ |a| := by
   rw [abs_mul, abs_of_nonneg h0]
-  nlinarith [abs_nonneg a]
+  -- `|a| * b ≤ |a|` follows from `0 ≤ |a| * (1 - b)`, a linear fact in the atoms `|a| * b`, `|a|`
+  nlinarith [mul_nonneg (abs_nonneg a) (by linarith : (0 : ℝ) ≤ 1 - b), abs_nonneg a]
 
 end SkipAbsorption

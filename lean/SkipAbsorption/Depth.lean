@@ -22,6 +22,10 @@ non-empty composition of maps that are each `o(x)` at `0`. Equal depth is not ne
 
 open Filter Topology Asymptotics Matrix
 
+-- `mlpOf`/`gatedMlpOf` call `mlp`/`gatedMlp`, which are defined in a `noncomputable section`
+-- over `ℝ`; without this, a non-compiled `mlp` would make these definitions fail to compile.
+noncomputable section
+
 namespace SkipAbsorption
 
 section Stack
@@ -161,7 +165,9 @@ theorem forall_mem_map_of_forall {α β : Type*} (P : β → Prop) (F : α → �
   | nil =>
     intro f hf
     rw [List.map_nil] at hf
-    cases hf
+    first
+      | cases hf
+      | simp at hf
   | cons w ws ih =>
     intro f hf
     rw [List.map_cons, List.mem_cons] at hf
@@ -230,3 +236,5 @@ theorem not_gatedMlpStack_eq_of_tendsto {g : ℝ → ℝ} (hg : Tendsto g (𝓝 
     (list_map_ne_nil (gatedMlpOf g) vs hvs)
 
 end SkipAbsorption
+
+end

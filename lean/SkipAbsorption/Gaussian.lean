@@ -28,12 +28,22 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
     rw [gaussianReal_map_neg, neg_zero]
   -- (b) no atom at `-z`
   have hac : gaussianReal 0 1 ≪ volume := gaussianReal_absolutelyContinuous 0 one_ne_zero
-  have hatom : gaussianReal 0 1 {-z} = 0 := hac (Real.volume_singleton (a := -z))
+  -- `μ ≪ ν` is a `def` (`∀ ⦃s⦄, ν s = 0 → μ s = 0`), so `hac` applies to a null set
+  have hatom : gaussianReal 0 1 {-z} = 0 := by
+    first
+      | exact hac Real.volume_singleton
+      | exact hac (measure_singleton (-z))
   -- (c) `P(X ≥ -z) = P(X ≤ z)`
-  have hmeas : Measurable (fun x : ℝ => -x) := by fun_prop
+  have hmeas : Measurable (fun x : ℝ => -x) := by
+    first
+      | fun_prop
+      | exact measurable_neg
   have hpre : (fun x : ℝ => -x) ⁻¹' Set.Ici (-z) = Set.Iic z := by
     ext x
-    simp only [Set.mem_preimage, Set.mem_Ici, Set.mem_Iic]
+    -- membership in a preimage / `Ici` / `Iic` unfolds definitionally (`Iff.rfl` lemmas)
+    first
+      | show -z ≤ -x ↔ x ≤ z
+      | simp only [Set.mem_preimage, Set.mem_Ici, Set.mem_Iic]
     constructor
     · intro h
       linarith

@@ -1,5 +1,6 @@
 import SkipAbsorption.Asymptotics
 import SkipAbsorption.Reduction
+import Mathlib.Tactic.Abel
 
 /-!
 # The linearisation argument (paper Proposition 6, generalised)
@@ -37,9 +38,17 @@ theorem not_add_eq_of_isLittleO {E : Type*} [NormedAddCommGroup E] [NormedSpace 
     show g x - f x = x
     rw [← h x]
     abel
-  haveI : (𝓝[≠] (0 : E)).NeBot := Real.punctured_nhds_module_neBot 0
+  -- `Real.punctured_nhds_module_neBot` is an instance (read in the module-era
+  -- `Mathlib/Analysis/Normed/Module/RCLike/Real.lean`); `inferInstance` is the fallback
+  haveI : (𝓝[≠] (0 : E)).NeBot := by
+    first
+      | exact Real.punctured_nhds_module_neBot 0
+      | exact inferInstance
   have hid' : (fun x : E => x) =o[𝓝[≠] (0 : E)] (fun x => x) := hid.mono nhdsWithin_le_nhds
-  have hev : ∀ᶠ x in 𝓝[≠] (0 : E), x ∈ ({0}ᶜ : Set E) := eventually_mem_nhdsWithin
+  have hev : ∀ᶠ x in 𝓝[≠] (0 : E), x ∈ ({0}ᶜ : Set E) := by
+    first
+      | exact eventually_mem_nhdsWithin
+      | exact self_mem_nhdsWithin
   have hev' : ∀ᶠ x in 𝓝[≠] (0 : E), x ≠ 0 :=
     hev.mono fun x hx => Set.mem_compl_singleton_iff.mp hx
   have hfreq : ∃ᶠ x in 𝓝[≠] (0 : E), x ≠ 0 := hev'.frequently

@@ -2,6 +2,7 @@ import SkipAbsorption.Asymptotics
 import Mathlib.Tactic.Abel
 import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.Ring
+import Mathlib.Tactic.LinearCombination
 
 /-!
 # Parity: even activations, and the S-condition (paper Theorems 8/10, "if" direction)
@@ -30,8 +31,11 @@ theorem mlp_neg_of_even {σ : ℝ → ℝ} (hσ : ∀ z, σ (-z) = σ z)
     mlp σ W U (-x) = mlp σ W U x := by
   have hin : σ ∘ (U *ᵥ (-x)) = σ ∘ (U *ᵥ x) := by
     funext i
-    simp only [Function.comp_apply, Matrix.mulVec_neg, Pi.neg_apply, hσ]
-  unfold mlp
+    -- `Matrix.mulVec_neg (v) (A) : A *ᵥ (-v) = -(A *ᵥ v)`; `(-w) i = -(w i)` by unfolding
+    have e : (U *ᵥ (-x)) i = -((U *ᵥ x) i) := congrFun (Matrix.mulVec_neg x U) i
+    show σ ((U *ᵥ (-x)) i) = σ ((U *ᵥ x) i)
+    rw [e, hσ]
+  show W *ᵥ (σ ∘ (U *ᵥ (-x))) = W *ᵥ (σ ∘ (U *ᵥ x))
   rw [hin]
 
 /-- **Even activations never absorb the identity skip** (for `d ≥ 1`, all weights). -/
@@ -65,7 +69,8 @@ theorem not_absorbable_of_even_of_ne_zero {σ : ℝ → ℝ} (hσ : ∀ z, σ (-
   rw [Matrix.zero_mulVec]
   have h1 := h x
   have h2 := h (-x)
-  rw [mlp_neg_of_even hσ, mlp_neg_of_even hσ, Matrix.mulVec_neg] at h2
+  have hneg : A *ᵥ (-x) = -(A *ᵥ x) := Matrix.mulVec_neg x A
+  rw [mlp_neg_of_even hσ, mlp_neg_of_even hσ, hneg] at h2
   -- h1 : A x + mlp(x) = mlp'(x),  h2 : -(A x) + mlp(x) = mlp'(x)
   funext i
   have e1 := congrFun h1 i
@@ -85,34 +90,69 @@ theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
     Absorbable σ 1 Wd Wu := by
   unfold Absorbable
   refine ⟨Wd, Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu, fun x => ?_⟩
+  -- Every intermediate equation below is stated in this file's terms and proved by a term or
+  -- by rewriting with such equations, so that each `rw` matches syntactically.
   -- hidden layer of the new block = old hidden layer - c • (selected pre-activations)
   have key : σ ∘ ((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x)
       = σ ∘ (Wu *ᵥ x)
         - c • (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) := by
     funext i
-    rw [← Matrix.mulVec_mulVec]
-    simp only [Function.comp_apply, Pi.sub_apply, Pi.smul_apply, smul_eq_mul,
-      Matrix.mulVec_diagonal]
+    have e1 : ((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x) i
+        = (if i ∈ S then (-1 : ℝ) else 1) * (Wu *ᵥ x) i :=
+      (congrFun (Matrix.mulVec_mulVec x
+        (Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1)) Wu).symm i).trans
+        (Matrix.mulVec_diagonal _ _ i)
+    have e2 : (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) i
+        = (if i ∈ S then (1 : ℝ) else 0) * (Wu *ᵥ x) i :=
+      Matrix.mulVec_diagonal _ _ i
+    show σ (((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x) i)
+      = σ ((Wu *ᵥ x) i)
+        - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) i
+    rw [e1, e2]
     by_cases hi : i ∈ S
     · rw [if_pos hi, if_pos hi]
-      have e1 : (-1 : ℝ) * (Wu *ᵥ x) i = -((Wu *ᵥ x) i) := by ring
-      have e2 : (1 : ℝ) * (Wu *ᵥ x) i = (Wu *ᵥ x) i := by ring
-      rw [e1, e2]
+      have e3 : (-1 : ℝ) * (Wu *ᵥ x) i = -((Wu *ᵥ x) i) := by ring
+      have e4 : (1 : ℝ) * (Wu *ᵥ x) i = (Wu *ᵥ x) i := by ring
+      rw [e3, e4]
       linarith [hσ ((Wu *ᵥ x) i)]
     · rw [if_neg hi, if_neg hi]
-      have e1 : (1 : ℝ) * (Wu *ᵥ x) i = (Wu *ᵥ x) i := by ring
-      have e2 : c * ((0 : ℝ) * (Wu *ᵥ x) i) = 0 := by ring
-      rw [e1, e2, sub_zero]
+      have e3 : (1 : ℝ) * (Wu *ᵥ x) i = (Wu *ᵥ x) i := by ring
+      have e4 : c * ((0 : ℝ) * (Wu *ᵥ x) i) = 0 := by ring
+      rw [e3, e4, sub_zero]
   -- the linear part produced by the sign flips is exactly `-x`
   have hlin : c • (Wd *ᵥ (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)
       *ᵥ (Wu *ᵥ x))) = -x := by
-    rw [Matrix.mulVec_mulVec, Matrix.mulVec_mulVec, hS, Matrix.smul_mulVec, Matrix.one_mulVec,
-      smul_smul]
-    have hc' : c * -(c⁻¹) = -1 := by
-      rw [mul_neg, mul_inv_cancel₀ hc]
-    rw [hc', neg_smul, one_smul]
-  unfold mlp
-  rw [key, Matrix.mulVec_sub, Matrix.mulVec_smul, hlin, Matrix.one_mulVec]
+    have e1 : Wd *ᵥ (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x))
+        = (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) *ᵥ x :=
+      (Matrix.mulVec_mulVec (Wu *ᵥ x) Wd
+        (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0))).trans
+        (Matrix.mulVec_mulVec x
+          (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)) Wu)
+    have e2 : (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) *ᵥ x
+        = (-(c⁻¹)) • x := by
+      rw [hS]
+      exact (Matrix.smul_mulVec (-(c⁻¹)) (1 : Matrix (Fin d) (Fin d) ℝ) x).trans
+        (congrArg (fun v => (-(c⁻¹)) • v) (Matrix.one_mulVec x))
+    rw [e1, e2]
+    have hcc : c * c⁻¹ = 1 := mul_inv_cancel₀ hc
+    funext i
+    show c * (-(c⁻¹) * x i) = -(x i)
+    linear_combination (-(x i)) * hcc
+  -- `Wd` applied to the difference of the hidden layers
+  have hsplit : Wd *ᵥ (σ ∘ (Wu *ᵥ x)
+        - c • (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)))
+      = Wd *ᵥ (σ ∘ (Wu *ᵥ x))
+        - c • (Wd *ᵥ (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)
+          *ᵥ (Wu *ᵥ x))) :=
+    (Matrix.mulVec_sub Wd (σ ∘ (Wu *ᵥ x))
+      (c • (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)))).trans
+      (congrArg (fun v => Wd *ᵥ (σ ∘ (Wu *ᵥ x)) - v)
+        (Matrix.mulVec_smul Wd c
+          (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x))))
+  have hone : (1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x = x := Matrix.one_mulVec x
+  show (1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x + Wd *ᵥ (σ ∘ (Wu *ᵥ x))
+    = Wd *ᵥ (σ ∘ ((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x))
+  rw [key, hsplit, hlin, hone]
   abel
 
 end SkipAbsorption

@@ -43,7 +43,14 @@ theorem absorbable_mul_left {σ : ℝ → ℝ} {A : Matrix (Fin d) (Fin d) ℝ}
   obtain ⟨Vd, Vu, hV⟩ := h
   refine ⟨B * Vd, Vu, fun x => ?_⟩
   -- goal: (B * A) *ᵥ x + mlp σ (B * Wd) Wu x = mlp σ (B * Vd) Vu x
-  rw [← mulVec_mlp, ← mulVec_mlp, ← Matrix.mulVec_mulVec, ← Matrix.mulVec_add, hV x]
+  -- Each step is stated in this file's own terms and proved by a term (checked up to
+  -- definitional unfolding), so that every `rw` below matches syntactically.
+  have e1 : (B * A) *ᵥ x = B *ᵥ (A *ᵥ x) := (Matrix.mulVec_mulVec x B A).symm
+  have e2 : mlp σ (B * Wd) Wu x = B *ᵥ mlp σ Wd Wu x := (mulVec_mlp σ B Wd Wu x).symm
+  have e3 : mlp σ (B * Vd) Vu x = B *ᵥ mlp σ Vd Vu x := (mulVec_mlp σ B Vd Vu x).symm
+  have e4 : B *ᵥ (A *ᵥ x) + B *ᵥ mlp σ Wd Wu x = B *ᵥ (A *ᵥ x + mlp σ Wd Wu x) :=
+    (Matrix.mulVec_add B (A *ᵥ x) (mlp σ Wd Wu x)).symm
+  rw [e1, e2, e3, e4, hV x]
 
 /-- Gated twin of `absorbable_mul_left`. -/
 theorem gatedAbsorbable_mul_left {g : ℝ → ℝ} {A : Matrix (Fin d) (Fin d) ℝ}
@@ -53,35 +60,53 @@ theorem gatedAbsorbable_mul_left {g : ℝ → ℝ} {A : Matrix (Fin d) (Fin d) �
   unfold GatedAbsorbable at h ⊢
   obtain ⟨Vd, Vg, Vv, hV⟩ := h
   refine ⟨B * Vd, Vg, Vv, fun x => ?_⟩
-  rw [← mulVec_gatedMlp, ← mulVec_gatedMlp, ← Matrix.mulVec_mulVec, ← Matrix.mulVec_add, hV x]
+  have e1 : (B * A) *ᵥ x = B *ᵥ (A *ᵥ x) := (Matrix.mulVec_mulVec x B A).symm
+  have e2 : gatedMlp g (B * Wd) Wg Wv x = B *ᵥ gatedMlp g Wd Wg Wv x :=
+    (mulVec_gatedMlp g B Wd Wg Wv x).symm
+  have e3 : gatedMlp g (B * Vd) Vg Vv x = B *ᵥ gatedMlp g Vd Vg Vv x :=
+    (mulVec_gatedMlp g B Vd Vg Vv x).symm
+  have e4 : B *ᵥ (A *ᵥ x) + B *ᵥ gatedMlp g Wd Wg Wv x
+      = B *ᵥ (A *ᵥ x + gatedMlp g Wd Wg Wv x) :=
+    (Matrix.mulVec_add B (A *ᵥ x) (gatedMlp g Wd Wg Wv x)).symm
+  rw [e1, e2, e3, e4, hV x]
 
 /-- **Paper Lemma 4.** An invertible linear skip `A` is absorbable iff the identity skip is
 absorbable for the block with down-projection `A⁻¹ * Wd`. -/
 theorem absorbable_iff_of_isUnit_det (σ : ℝ → ℝ) {A : Matrix (Fin d) (Fin d) ℝ}
     (hA : IsUnit A.det) (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) :
     Absorbable σ A Wd Wu ↔ Absorbable σ 1 (A⁻¹ * Wd) Wu := by
+  -- `A` is explicit in `Matrix.nonsing_inv_mul` / `Matrix.mul_nonsing_inv` (`variable (A)`);
+  -- the equalities are restated here so that the `rw ... at h'` steps match syntactically.
+  have hinv : A⁻¹ * A = (1 : Matrix (Fin d) (Fin d) ℝ) := Matrix.nonsing_inv_mul A hA
+  have hone : A * (1 : Matrix (Fin d) (Fin d) ℝ) = A := Matrix.mul_one A
+  have hcancel : A * (A⁻¹ * Wd) = Wd := by
+    rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]
   constructor
   · intro h
     have h' := absorbable_mul_left A⁻¹ h
-    rw [Matrix.nonsing_inv_mul A hA] at h'
+    rw [hinv] at h'
     exact h'
   · intro h
     have h' := absorbable_mul_left A h
-    rw [Matrix.mul_one, ← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul] at h'
+    rw [hone, hcancel] at h'
     exact h'
 
 /-- **Paper Lemma 4, gated version.** -/
 theorem gatedAbsorbable_iff_of_isUnit_det (g : ℝ → ℝ) {A : Matrix (Fin d) (Fin d) ℝ}
     (hA : IsUnit A.det) (Wd : Matrix (Fin d) (Fin n) ℝ) (Wg Wv : Matrix (Fin n) (Fin d) ℝ) :
     GatedAbsorbable g A Wd Wg Wv ↔ GatedAbsorbable g 1 (A⁻¹ * Wd) Wg Wv := by
+  have hinv : A⁻¹ * A = (1 : Matrix (Fin d) (Fin d) ℝ) := Matrix.nonsing_inv_mul A hA
+  have hone : A * (1 : Matrix (Fin d) (Fin d) ℝ) = A := Matrix.mul_one A
+  have hcancel : A * (A⁻¹ * Wd) = Wd := by
+    rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]
   constructor
   · intro h
     have h' := gatedAbsorbable_mul_left A⁻¹ h
-    rw [Matrix.nonsing_inv_mul A hA] at h'
+    rw [hinv] at h'
     exact h'
   · intro h
     have h' := gatedAbsorbable_mul_left A h
-    rw [Matrix.mul_one, ← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul] at h'
+    rw [hone, hcancel] at h'
     exact h'
 
 end SkipAbsorption
