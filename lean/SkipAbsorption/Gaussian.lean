@@ -29,10 +29,7 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
   -- (b) no atom at `-z`
   have hac : gaussianReal 0 1 ≪ volume := gaussianReal_absolutelyContinuous 0 one_ne_zero
   -- `μ ≪ ν` is a `def` (`∀ ⦃s⦄, ν s = 0 → μ s = 0`), so `hac` applies to a null set
-  have hatom : gaussianReal 0 1 {-z} = 0 := by
-    first
-      | exact hac Real.volume_singleton
-      | exact hac (measure_singleton (-z))
+  have hatom : gaussianReal 0 1 {-z} = 0 := hac Real.volume_singleton
   -- (c) `P(X ≥ -z) = P(X ≤ z)`
   have hmeas : Measurable (fun x : ℝ => -x) := by
     first
