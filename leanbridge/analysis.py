@@ -21,7 +21,7 @@ fact is reported as unknown and no argument is claimed on it.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import sympy as sp
 
@@ -42,14 +42,12 @@ DEGREE = "degree"
 LINEARISATION = "linearisation"
 EVEN_PARITY = "even_parity"
 ODD_LINEAR_PARITY = "odd_linear_parity"
-ARGUMENTS = (DEGREE, LINEARISATION, EVEN_PARITY, ODD_LINEAR_PARITY)
 NEVER_ARGUMENTS = (DEGREE, LINEARISATION, EVEN_PARITY)
 
 #: Verdicts.
 NEVER = "never"
 CONDITIONAL = "conditional"
 UNDETERMINED = "undetermined"
-VERDICTS = (NEVER, CONDITIONAL, UNDETERMINED)
 
 
 # --------------------------------------------------------------------------------------------
@@ -180,14 +178,10 @@ class Analysis:
     necessity_proven: bool | None
     reasons: tuple[str, ...]
     same_as: str | None = None     # conditional only: the catalog family with the same function
-    notes: tuple[str, ...] = field(default=())
 
     @property
     def argument_names(self) -> list[str]:
         return [a.name for a in self.arguments]
-
-    def argument(self, name: str) -> Argument | None:
-        return next((a for a in self.arguments if a.name == name), None)
 
     @property
     def block_degree(self) -> sp.Expr | None:

@@ -23,11 +23,7 @@ from leanbridge.expression import ExpressionError, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean.printer import LeanPrintError, lean_code
 from leanbridge.numeric.cli import absorb, probe
-
-EXIT_OK = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_NO_TOOLCHAIN = 3
+from leanbridge.results import EXIT_FAILED, EXIT_USAGE
 
 
 class InputError(click.ClickException):
