@@ -54,8 +54,7 @@ def _role(declaration: LeanDeclaration, generated: set[str]) -> str:
     short = declaration.short
     if short in library.GENERAL_THEOREMS:
         return "general"
-    premises = {p for a in library.CATALOG_LEAN.values() for _, p in a.premises}
-    if short in premises:
+    if short in library.PREMISE_LEMMAS:
         return "premise"
     if declaration.kind in ("def", "abbrev"):
         return "definition"

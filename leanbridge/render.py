@@ -523,8 +523,7 @@ def _qualified(declarations: list[Declaration]) -> list[Declaration]:
     """``uses`` with full names for the project's own declarations (library and this file);
     Mathlib names stay as written."""
     own = {d.name for d in declarations}
-    library_names = ({a.definition for a in library.CATALOG_LEAN.values()}
-                     | {p for a in library.CATALOG_LEAN.values() for _, p in a.premises}
+    library_names = (library.LIBRARY_DEFINITIONS | library.PREMISE_LEMMAS
                      | set(library.GENERAL_THEOREMS))
 
     def full(name: str) -> str:

@@ -127,13 +127,17 @@ CATALOG_LEAN: dict[str, LeanActivation] = {
                                 (TENDSTO, "identityGate_tendsto_zero"))),
 }
 
+#: The library's definitions and premise lemmas of the catalog families (short names).
+LIBRARY_DEFINITIONS = frozenset(a.definition for a in CATALOG_LEAN.values())
+PREMISE_LEMMAS = frozenset(p for a in CATALOG_LEAN.values() for _, p in a.premises)
+
 #: Names a user family may not take: inside ``namespace SkipAbsorption.Families`` its
 #: definition (and its premise lemmas, named after it) would shadow what the generated file
 #: refers to — the library's definitions and theorems, the lemmas and tactics the templates
 #: use — or be a Lean keyword.
 RESERVED_NAMES = frozenset(
-    {a.definition for a in CATALOG_LEAN.values()}
-    | {p for a in CATALOG_LEAN.values() for _, p in a.premises}
+    LIBRARY_DEFINITIONS
+    | PREMISE_LEMMAS
     | set(GENERAL_THEOREMS)
     | {"mlp", "gatedMlp", "Absorbable", "GatedAbsorbable", "resStack", "plainStack", "mlpOf",
        "gatedMlpOf", "Real", "Matrix", "Finset", "Tendsto"}
