@@ -175,14 +175,9 @@ def family_plans(project: Path) -> list[FamilyFile]:
     families_dir = project / generated_files.FAMILIES_DIR
     for path in sorted(families_dir.glob("*.lean")) if families_dir.is_dir() else []:
         header = generated_files.parse_header(path.read_text(encoding="utf-8"))
-        if header is None or "expr" not in header.source:
-            continue
-        try:
-            output = generated_files.user_output(generated_files.user_family(
-                header.source["expr"], header.source["name"], bool(header.source["gated"])))
-        except (generated_files.GenerateError, KeyError):
-            continue
-        plans.append(output.plan)
+        output = generated_files.rerender_user_file(header) if header else None
+        if output is not None:
+            plans.append(output.plan)
     return plans
 
 

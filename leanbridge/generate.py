@@ -147,7 +147,7 @@ def user_output(family: Family) -> GeneratedFile:
     return GeneratedFile(plan.path, FAMILY_TEMPLATE, source, render_family(plan), plan)
 
 
-def _rerender(header: Header) -> GeneratedFile | None:
+def rerender_user_file(header: Header) -> GeneratedFile | None:
     """Re-render a user family file from its own header (None if the source is unusable)."""
     source = header.source
     if not {"name", "expr", "gated"} <= set(source):
@@ -206,7 +206,7 @@ def check(project: Path) -> list[FileStatus]:
             statuses.append(FileStatus(relative, ORPHAN, f"family {header.source['family']!r} "
                                                          "is no longer in the catalog"))
         else:
-            output = _rerender(header)
+            output = rerender_user_file(header)
             if output is None or output.path != relative:
                 statuses.append(FileStatus(relative, STALE, "its recorded source no longer "
                                                             "renders to this file"))

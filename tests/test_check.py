@@ -370,3 +370,15 @@ def test_long_build_reports_progress(project, standin, monkeypatch):
     run_check(project, lake=standin(build={"sleep": 1}), timeout=60, progress=lines.append)
     assert any(line.startswith("lake build: still running") for line in lines)
     assert any(line.startswith("[") and "proved" in line for line in lines)
+
+
+def test_user_family_files_are_checked_with_their_premises(project, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                     "Max(z,0)**3", "--name", "relu_cubed"]).exit_code == 0
+    result = run_check(project)
+    mine = [r for r in result.records if r.family == "relu_cubed"]
+    assert {r.argument for r in mine} >= {"degree", "linearisation"}
+    assert {p.family for p in result.premises} >= {"relu_cubed"}
+    assert result.exit_code == 3
