@@ -21,6 +21,7 @@ from leanbridge.analysis import Analysis, analyse
 from leanbridge.atomic import atomic_write
 from leanbridge.expression import ExpressionError, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
+from leanbridge.lean import library
 from leanbridge.lean.printer import LeanPrintError, lean_code
 from leanbridge.numeric.cli import absorb, probe
 from leanbridge.results import EXIT_FAILED, EXIT_USAGE
@@ -40,12 +41,18 @@ def lean_term(family: Family) -> tuple[str | None, str | None]:
         return None, str(exc)
 
 
+def _library_definition(family: Family) -> str | None:
+    """The Lean library's definition of a catalog family, fully qualified (None otherwise)."""
+    lean_side = library.catalog_lean(family.name) if family in CATALOG else None
+    return f"{library.NAMESPACE}.{lean_side.definition}" if lean_side else None
+
+
 def analysis_json(result: Analysis) -> dict:
     data = result.to_dict()
     term, error = lean_term(result.family)
     data["lean_term"] = term
     data["lean_term_error"] = error
-    data["lean_definition"] = result.family.lean_definition
+    data["lean_definition"] = _library_definition(result.family)
     return data
 
 
@@ -111,7 +118,7 @@ def families(as_json: bool) -> None:
         rows = [{
             "name": r.family.name, "display": r.family.display, "gated": r.family.gated,
             "expression": str(r.family.expr), "description": r.family.description,
-            "source": r.family.source, "lean_definition": r.family.lean_definition,
+            "source": r.family.source, "lean_definition": _library_definition(r.family),
             "verdict": r.verdict, "arguments": r.argument_names,
         } for r in results]
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))

@@ -4,8 +4,8 @@ A family is either *ungated* (the block is ``W_down σ(W_up x)`` and ``expr`` is
 (the block is ``W_down (g(W_gate x) ⊙ (W_val x))`` and ``expr`` is the gate g). Constants are
 exact (rationals, ``sqrt``, ``pi``), never floats.
 
-``lean_definition`` names the definition in the Lean library (``SkipAbsorption.relu`` …) when
-one exists; otherwise the Lean side prints the definition from ``expr``.
+The Lean side of each family (its library definition and premise lemmas, where they exist)
+is kept with the rest of the Lean interface, in :mod:`leanbridge.lean.library`.
 ``necessity_proven`` records that the paper proves the S-condition is also *necessary*
 (generic weights, d ≥ 2): only ReLU (Thm 8) and GELU (Thm 10).
 """
@@ -35,7 +35,6 @@ class Family:
     expr: sp.Expr
     description: str
     source: str
-    lean_definition: str | None = None
     necessity_proven: bool = False
 
     def __post_init__(self) -> None:
@@ -79,19 +78,19 @@ _relu = sp.Max(Z, 0)
 
 CATALOG: tuple[Family, ...] = (
     Family("relu", "ReLU", False, _relu,
-           "max(z, 0)", "paper (Thm 8)", "relu", necessity_proven=True),
+           "max(z, 0)", "paper (Thm 8)", necessity_proven=True),
     Family("gelu", "GELU", False, _gelu(Z),
-           "z·Φ(z), Φ the standard normal CDF (exact, via erf)", "paper (Thm 10)", "gelu",
+           "z·Φ(z), Φ the standard normal CDF (exact, via erf)", "paper (Thm 10)",
            necessity_proven=True),
     Family("gelu_tanh", "GELU (tanh)", False, _gelu_tanh(Z),
            "z/2·(1 + tanh(√(2/π)(z + 0.044715 z³))), exact constants",
            "standard (Hendrycks & Gimpel 2016)"),
     Family("silu", "SiLU / Swish", False, Z * sigmoid(Z),
-           "z·sigmoid(z)", "standard (Elfwing et al. 2018; Ramachandran et al. 2017)", "swish"),
+           "z·sigmoid(z)", "standard (Elfwing et al. 2018; Ramachandran et al. 2017)"),
     Family("relu2", "ReLU²", False, _relu**2,
-           "max(z, 0)², homogeneous of degree 2", "paper (Prop 5)", "relu2"),
+           "max(z, 0)², homogeneous of degree 2", "paper (Prop 5)"),
     Family("relu3", "ReLU³", False, _relu**3,
-           "max(z, 0)³, homogeneous of degree 3", "standard", "relu3"),
+           "max(z, 0)³, homogeneous of degree 3", "standard"),
     Family("leaky_relu", "Leaky ReLU", False, sp.Max(Z, Z / 100),
            "max(z, z/100), slope α = 1/100 on the negative side", "standard (Maas et al. 2013)"),
     Family("tanh", "tanh", False, sp.tanh(Z),
@@ -104,11 +103,11 @@ CATALOG: tuple[Family, ...] = (
            "absolute value: an even activation (illustrates the parity argument)",
            "illustration (not in the paper)"),
     Family("reglu", "ReGLU", True, _relu,
-           "gate ReLU: max(W_gate x, 0) ⊙ (W_val x)", "paper (Prop 5)", "relu"),
+           "gate ReLU: max(W_gate x, 0) ⊙ (W_val x)", "paper (Prop 5)"),
     Family("swiglu", "SwiGLU", True, Z * sigmoid(Z),
-           "gate Swish: z·sigmoid(z)", "paper (Prop 6)", "swish"),
+           "gate Swish: z·sigmoid(z)", "paper (Prop 6)"),
     Family("geglu", "GeGLU", True, _gelu(Z),
-           "gate GELU: z·Φ(z)", "paper (Prop 6)", "gelu"),
+           "gate GELU: z·Φ(z)", "paper (Prop 6)"),
     Family("glu", "GLU", True, sigmoid(Z),
            "gate sigmoid (the original GLU)", "standard (Dauphin et al. 2017)"),
     Family("bilinear", "Bilinear GLU", True, Z,

@@ -60,7 +60,7 @@ def test_analyse_catalog_family_json(run):
     assert data["arguments"] == ["degree", "linearisation"]
     assert data["homogeneity_degree"] == 2 and data["odd_coefficient"] is None
     assert data["value_at_0"] == 0 and data["flat_at_0"] is True
-    assert data["lean_definition"] == "relu2" and data["lean_term"] == "(max z 0) ^ 2"
+    assert data["lean_definition"] == "SkipAbsorption.relu2" and data["lean_term"] == "(max z 0) ^ 2"
     assert any("degree 2" in r for r in data["reasons"])
 
 
@@ -89,7 +89,9 @@ def test_analyse_human_output(run):
 def test_analyse_prints_why_lean_cannot_print_erf(run):
     data = json.loads(run("analyse", "gelu", "--json").output)
     assert data["lean_term"] is None and "erf" in data["lean_term_error"]
-    assert data["lean_definition"] == "gelu"
+    assert data["lean_definition"] == "SkipAbsorption.gelu"
+    leaky = json.loads(run("analyse", "leaky_relu", "--json").output)
+    assert leaky["lean_definition"] == "SkipAbsorption.leakyRelu"
 
 
 @pytest.mark.parametrize("args, message", [
