@@ -43,6 +43,14 @@ for this.
 #print axioms SkipAbsorption.gatedMlp_smul
 #print axioms SkipAbsorption.not_absorbable_of_posHomogeneous
 #print axioms SkipAbsorption.not_gatedAbsorbable_of_posHomogeneous
+#print axioms SkipAbsorption.two_rpow_ne_two
+#print axioms SkipAbsorption.eq_zero_of_add_eq_of_smul_two
+#print axioms SkipAbsorption.mulVec_eq_zero_of_add_eq_of_smul_two
+#print axioms SkipAbsorption.not_linear_add_eq_of_posHomogeneous_rpow
+#print axioms SkipAbsorption.mlp_smul_rpow
+#print axioms SkipAbsorption.gatedMlp_smul_rpow
+#print axioms SkipAbsorption.not_absorbable_of_posHomogeneous_rpow
+#print axioms SkipAbsorption.not_gatedAbsorbable_of_posHomogeneous_rpow
 
 -- Linearisation.lean
 #print axioms SkipAbsorption.not_add_eq_of_isLittleO
