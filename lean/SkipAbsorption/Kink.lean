@@ -1,5 +1,6 @@
 import Mathlib.LinearAlgebra.Matrix.DotProduct
 import Mathlib.Algebra.Order.Ring.Abs
+import Mathlib.Algebra.GroupWithZero.Action.Units
 import Mathlib.Data.Finset.Dedup
 import Mathlib.Data.Real.Basic
 import Mathlib.Tactic.Linarith
@@ -87,7 +88,7 @@ theorem exists_scale_abs_lt {ι : Type*} [Fintype ι] (b c : ι → ℝ) :
   have h3 : |c k| * |b k|⁻¹ * |b k| = |c k| := by
     first
       | exact inv_mul_cancel_right₀ hb.ne' (|c k|)
-      | exact inv_mul_cancel_right₀ (ne_of_gt hb) (|c k|)
+      | (rw [mul_assoc, mul_comm (|b k|⁻¹) (|b k|), mul_inv_cancel₀ hb.ne', mul_one]; done)
   have h4 : (∑ j, |c j| * |b j|⁻¹ + 1) * |b k| = (∑ j, |c j| * |b j|⁻¹) * |b k| + |b k| := by
     ring
   linarith
@@ -149,7 +150,10 @@ theorem exists_dotProduct_eq_zero_ne_zero {d : ℕ} {p q : Fin d → ℝ} (hp : 
     by_contra hne
     exact H ⟨y, hy, hne⟩
   have hpp : p ⬝ᵥ p ≠ 0 := fun h0 => hp (dotProduct_self_eq_zero.mp h0)
-  have hc : (q ⬝ᵥ p) * (p ⬝ᵥ p)⁻¹ * (p ⬝ᵥ p) = q ⬝ᵥ p := inv_mul_cancel_right₀ hpp (q ⬝ᵥ p)
+  have hc : (q ⬝ᵥ p) * (p ⬝ᵥ p)⁻¹ * (p ⬝ᵥ p) = q ⬝ᵥ p := by
+    first
+      | exact inv_mul_cancel_right₀ hpp (q ⬝ᵥ p)
+      | (rw [mul_assoc, mul_comm ((p ⬝ᵥ p)⁻¹) (p ⬝ᵥ p), mul_inv_cancel₀ hpp, mul_one]; done)
   exact hq ⟨(q ⬝ᵥ p) * (p ⬝ᵥ p)⁻¹, eq_smul_of_forall_dotProduct_eq_zero H' hc⟩
 
 /-- Finitely many functionals at once. If every `Q k` with `good k` is nonzero at some point
@@ -175,7 +179,11 @@ theorem exists_dotProduct_ne_zero_of_list {d : ℕ} {ι : Type*} [Fintype ι] (p
       obtain ⟨R, hR0, hR⟩ := exists_scale_abs_lt (fun j => Q j ⬝ᵥ x) (fun j => Q j ⬝ᵥ y)
       have lin : ∀ v : Fin d → ℝ, v ⬝ᵥ (R • x + y) = R * (v ⬝ᵥ x) + v ⬝ᵥ y := by
         intro v
-        rw [dotProduct_add, dotProduct_real_smul]
+        have e1 : v ⬝ᵥ (R • x + y) = v ⬝ᵥ (R • x) + v ⬝ᵥ y := dotProduct_add v (R • x) y
+        first
+          | (rw [e1, dotProduct_real_smul]; done)
+          | (rw [dotProduct_add, dotProduct_real_smul]; done)
+          | (rw [e1, dotProduct_real_smul]; ring)
       refine ⟨R • x + y, ?_, ?_⟩
       · rw [lin, hpx, hpy, mul_zero, add_zero]
       · intro j hj hgj
@@ -269,10 +277,13 @@ theorem abs_second_difference_off_line {d : ℕ} {p x q : Fin d → ℝ}
     (h : |q ⬝ᵥ p| ≤ |q ⬝ᵥ x|) :
     |q ⬝ᵥ (x + p)| + |q ⬝ᵥ (x - p)| - |q ⬝ᵥ x| - |q ⬝ᵥ x| = 0 := by
   have e := abs_add_add_abs_sub_of_abs_le h
-  rw [dotProduct_add, dotProduct_sub]
+  -- the two expansions stated in this file's own terms (so the instances match `e`)
+  have e1 : q ⬝ᵥ (x + p) = q ⬝ᵥ x + q ⬝ᵥ p := dotProduct_add q x p
+  have e2 : q ⬝ᵥ (x - p) = q ⬝ᵥ x - q ⬝ᵥ p := dotProduct_sub q x p
   first
-    | linarith
-    | (rw [e]; ring)
+    | (rw [e1, e2]; linarith)
+    | (rw [e1, e2, e]; ring)
+    | (rw [dotProduct_add, dotProduct_sub]; linarith)
 
 /-! ### The kink lemma -/
 
@@ -309,20 +320,26 @@ theorem kink_sum_eq_zero {d : ℕ} {ι : Type*} [Fintype ι]
       | simp only [abs_second_difference_on_line (hlam k hk) hpx1 hpp.le]
   have hfac : ∑ k ∈ T, (2 * (p ⬝ᵥ p) * |lam k|) • a k
       = (2 * (p ⬝ᵥ p)) • ∑ k ∈ T, |lam k| • a k := by
-    rw [Finset.smul_sum]
-    apply Finset.sum_congr rfl
-    intro k _
     first
-      | exact mul_smul (2 * (p ⬝ᵥ p)) (|lam k|) (a k)
-      | exact (smul_smul (2 * (p ⬝ᵥ p)) (|lam k|) (a k)).symm
+      | (rw [Finset.smul_sum]
+         apply Finset.sum_congr rfl
+         intro k _
+         first
+           | exact mul_smul (2 * (p ⬝ᵥ p)) (|lam k|) (a k)
+           | exact (smul_smul (2 * (p ⬝ᵥ p)) (|lam k|) (a k)).symm
+           | (simp only [smul_smul]; done))
+      | (simp only [Finset.smul_sum, smul_smul]; done)
   have hcs : (2 * (p ⬝ᵥ p)) • ∑ k ∈ T, |lam k| • a k = 0 :=
     hfac.symm.trans (hon.symm.trans (hsub.trans hsum))
   have hc0 : 2 * (p ⬝ᵥ p) ≠ 0 := by
     have hc : 0 < 2 * (p ⬝ᵥ p) := by linarith
     exact hc.ne'
   calc ∑ k ∈ T, |lam k| • a k
-      = (2 * (p ⬝ᵥ p))⁻¹ • (2 * (p ⬝ᵥ p)) • ∑ k ∈ T, |lam k| • a k :=
-        (inv_smul_smul₀ hc0 _).symm
+      = (2 * (p ⬝ᵥ p))⁻¹ • (2 * (p ⬝ᵥ p)) • ∑ k ∈ T, |lam k| • a k := by
+        first
+          | exact (inv_smul_smul₀ hc0 _).symm
+          | (rw [smul_smul, mul_comm ((2 * (p ⬝ᵥ p))⁻¹) (2 * (p ⬝ᵥ p)), mul_inv_cancel₀ hc0,
+               one_smul]; done)
     _ = 0 := by rw [hcs, smul_zero]
 
 end SkipAbsorption
