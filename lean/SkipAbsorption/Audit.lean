@@ -8,6 +8,7 @@ import SkipAbsorption.Parity
 import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
+import SkipAbsorption.Kink
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -109,3 +110,19 @@ for this.
 #print axioms SkipAbsorption.absAct_neg
 #print axioms SkipAbsorption.identityGate_posHomogeneous
 #print axioms SkipAbsorption.identityGate_tendsto_zero
+
+-- Kink.lean
+#print axioms SkipAbsorption.abs_add_add_abs_sub_of_abs_le
+#print axioms SkipAbsorption.exists_scale_abs_lt
+#print axioms SkipAbsorption.dotProduct_real_smul
+#print axioms SkipAbsorption.real_smul_dotProduct
+#print axioms SkipAbsorption.dotProduct_self_pos_real
+#print axioms SkipAbsorption.eq_smul_of_forall_dotProduct_eq_zero
+#print axioms SkipAbsorption.exists_dotProduct_eq_zero_ne_zero
+#print axioms SkipAbsorption.exists_dotProduct_ne_zero_of_list
+#print axioms SkipAbsorption.exists_orthogonal_avoiding
+#print axioms SkipAbsorption.exists_orthogonal_dominating
+#print axioms SkipAbsorption.second_difference_sum_eq_zero
+#print axioms SkipAbsorption.abs_second_difference_on_line
+#print axioms SkipAbsorption.abs_second_difference_off_line
+#print axioms SkipAbsorption.kink_sum_eq_zero
