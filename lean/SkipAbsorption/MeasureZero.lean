@@ -44,9 +44,11 @@ noncomputable def linearLevelSet (f : E →ₗ[ℝ] F) (b : F) : AffineSubspace 
     have e₃ : f p₃ = b := h₃
     first
     | (show f (c • (p₁ - p₂) + p₃) = b
-       rw [map_add, map_smul, map_sub, e₁, e₂, e₃, sub_self, smul_zero, zero_add])
+       rw [map_add, map_smul, map_sub, e₁, e₂, e₃, sub_self, smul_zero, zero_add]
+       done)
     | (rw [vsub_eq_sub, vadd_eq_add, Set.mem_setOf_eq, map_add, map_smul, map_sub, e₁, e₂, e₃,
-         sub_self, smul_zero, zero_add])
+         sub_self, smul_zero, zero_add]
+       done)
     | (show f (c • (p₁ - p₂) + p₃) = b
        simp [e₁, e₂, e₃])
 
@@ -122,15 +124,25 @@ noncomputable def mulMulLin (A : Matrix (Fin n) (Fin n) ℝ) (B : Matrix (Fin n)
   map_add' X Y := by
     first
     | (show Matrix.of (X + Y) * A * B = Matrix.of X * A * B + Matrix.of Y * A * B
-       rw [← Matrix.of_add_of, Matrix.add_mul, Matrix.add_mul])
+       rw [← Matrix.of_add_of, Matrix.add_mul, Matrix.add_mul]
+       done)
     | (show (Matrix.of X + Matrix.of Y) * A * B = Matrix.of X * A * B + Matrix.of Y * A * B
-       rw [Matrix.add_mul, Matrix.add_mul])
+       rw [Matrix.add_mul, Matrix.add_mul]
+       done)
+    | -- term mode: the two `add_mul` steps chained, no rewriting
+      exact (congrArg (fun M : Matrix (Fin d) (Fin n) ℝ => M * B)
+        (Matrix.add_mul (Matrix.of X) (Matrix.of Y) A)).trans (Matrix.add_mul _ _ B)
   map_smul' r X := by
     first
     | (show (r • Matrix.of X) * A * B = r • (Matrix.of X * A * B)
-       rw [Matrix.smul_mul, Matrix.smul_mul])
+       rw [Matrix.smul_mul, Matrix.smul_mul]
+       done)
     | (show Matrix.of (r • X) * A * B = r • (Matrix.of X * A * B)
-       rw [← Matrix.smul_of, Matrix.smul_mul, Matrix.smul_mul])
+       rw [← Matrix.smul_of, Matrix.smul_mul, Matrix.smul_mul]
+       done)
+    | -- term mode: the two `smul_mul` steps chained, no rewriting
+      exact (congrArg (fun M : Matrix (Fin d) (Fin n) ℝ => M * B)
+        (Matrix.smul_mul r (Matrix.of X) A)).trans (Matrix.smul_mul r (Matrix.of X * A) B)
 
 /-- `mulMulLin A B W = of W * A * B`. -/
 theorem mulMulLin_apply (A : Matrix (Fin n) (Fin n) ℝ) (B : Matrix (Fin n) (Fin d) ℝ)

@@ -79,8 +79,12 @@ theorem mul_diagonal_indicator_mul_eq (Wd : Matrix (Fin d) (Fin n) ℝ)
      have rhs : (Wd.submatrix id (fun k : S => (k : Fin n))
           * Wu.submatrix (fun k : S => (k : Fin n)) id) i j = ∑ k ∈ S, Wd i k * Wu k j := by
         rw [Matrix.mul_apply]
-        exact Finset.sum_coe_sort S (fun k => Wd i k * Wu k j)
-     rw [lhs, rhs, Finset.sum_ite_mem, Finset.univ_inter])
+        first
+        | exact Finset.sum_coe_sort S (fun k => Wd i k * Wu k j)
+        | -- `sum_subtype` takes the `Fintype` instance of the subtype as an implicit argument
+          exact (Finset.sum_subtype S (fun _ => Iff.rfl) (fun k => Wd i k * Wu k j)).symm
+     rw [lhs, rhs, Finset.sum_ite_mem, Finset.univ_inter]
+     done)
   | -- route 2: let `simp` unfold the entries
     (simp [Matrix.mul_apply, Matrix.mul_diagonal, Finset.sum_ite_mem, Finset.univ_inter,
         Finset.sum_coe_sort])
@@ -148,9 +152,11 @@ theorem card_le_of_sCondition {c : ℝ} (hc : c ≠ 0)
       * ((-c) • (1 : Matrix (Fin d) (Fin d) ℝ)) = 1 := by
     rw [hS]
     first
-    | rw [Matrix.smul_mul, Matrix.one_mul, smul_smul, hs1, one_smul]
-    | rw [Matrix.mul_smul, Matrix.mul_one, smul_smul, hs2, one_smul]
-    | simp only [Matrix.smul_mul, Matrix.mul_smul, Matrix.one_mul, smul_smul, hs1, one_smul]
+    | (rw [Matrix.smul_mul, Matrix.one_mul, smul_smul, hs1, one_smul]; done)
+    | (rw [Matrix.mul_smul, Matrix.mul_one, smul_smul, hs2, one_smul]; done)
+    | (simp only [Matrix.smul_mul, Matrix.mul_smul, Matrix.one_mul, smul_smul, hs1, one_smul]
+       done)
+    | simp [smul_smul, hc]
   exact card_le_of_mul_eq_one Wd Wu S _ hB
 
 /-- `|S| ≥ d` for `c = 1` (ReLU, GELU, SiLU): `Wd * diagonal 1_S * Wu = -1` forces
@@ -166,7 +172,9 @@ theorem card_le_of_sCondition_one
         rw [hS]
         first
         | exact (neg_mul_neg (1 : Matrix (Fin d) (Fin d) ℝ) 1).trans (Matrix.one_mul 1)
-        | rw [neg_mul_neg, Matrix.one_mul]
+        | (rw [neg_mul_neg, Matrix.one_mul]; done)
+        | -- the matrix lemmas, no generic `HasDistribNeg` instance
+          (rw [Matrix.neg_mul, Matrix.mul_neg, neg_neg, Matrix.one_mul]; done)
      exact card_le_of_mul_eq_one Wd Wu S _ hB)
   | -- route 2: the general statement with `c = 1`
     (have hS' : Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu
@@ -186,6 +194,8 @@ theorem card_le_of_sCondition_of_isUnit {A : Matrix (Fin d) (Fin d) ℝ} (hA : I
     first
     | exact (neg_mul_neg A A⁻¹).trans (Matrix.mul_nonsing_inv A hA)
     | (rw [neg_mul_neg]; exact Matrix.mul_nonsing_inv A hA)
+    | -- the matrix lemmas, no generic `HasDistribNeg` instance
+      (rw [Matrix.neg_mul, Matrix.mul_neg, neg_neg]; exact Matrix.mul_nonsing_inv A hA)
   exact card_le_of_mul_eq_one Wd Wu S _ hB
 
 end SkipAbsorption
