@@ -9,6 +9,8 @@ import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
+import SkipAbsorption.Rank
+import SkipAbsorption.MeasureZero
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -126,3 +128,20 @@ for this.
 #print axioms SkipAbsorption.abs_second_difference_on_line
 #print axioms SkipAbsorption.abs_second_difference_off_line
 #print axioms SkipAbsorption.kink_sum_eq_zero
+-- Rank.lean (issue 10: |S| ≥ d)
+#print axioms SkipAbsorption.card_indicator_ne_zero_le
+#print axioms SkipAbsorption.mul_diagonal_indicator_mul_eq
+#print axioms SkipAbsorption.rank_mul_diagonal_indicator_mul_le
+#print axioms SkipAbsorption.card_le_of_mul_eq_one
+#print axioms SkipAbsorption.card_le_of_sCondition
+#print axioms SkipAbsorption.card_le_of_sCondition_one
+#print axioms SkipAbsorption.card_le_of_sCondition_of_isUnit
+
+-- MeasureZero.lean (issue 10: paper Corollary 11, one side)
+#print axioms SkipAbsorption.coe_linearLevelSet
+#print axioms SkipAbsorption.linearLevelSet_ne_top
+#print axioms SkipAbsorption.addHaar_linearLevelSet_eq_zero
+#print axioms SkipAbsorption.mulMulLin_apply
+#print axioms SkipAbsorption.neg_one_matrix_ne_zero
+#print axioms SkipAbsorption.volume_sCondition_single_eq_zero
+#print axioms SkipAbsorption.volume_sCondition_eq_zero

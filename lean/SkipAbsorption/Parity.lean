@@ -16,7 +16,8 @@ import Mathlib.Tactic.LinearCombination
   selector `Wd * diagonal 1_S * Wu = -(c⁻¹) • 1`, then the identity skip is absorbed. The
   witness keeps `Wd` and negates the rows of `Wu` indexed by `S`.
 
-The necessity direction of Theorems 8/10 and the rank bound `d ≤ |S|` are not formalised.
+The necessity direction of Theorems 8/10 is not formalised; the rank bound `d ≤ |S|` is
+`card_le_of_sCondition` in `Rank.lean`.
 
 Imports: only `SkipAbsorption.Defs` (matrices over `ℝ`) and tactics; nothing here uses the
 asymptotic lemmas, so a failure in `SkipAbsorption.Asymptotics` does not reach this file.
