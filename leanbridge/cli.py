@@ -129,7 +129,7 @@ def _describe(result: Analysis) -> str:
             lines.append(f"  σ(z) − σ(−z) = c·z: {c}")
     lines.append(f"verdict: {result.verdict}")
     lines.extend(f"  - {reason}" for reason in result.reasons)
-    return "\n".join(lines)
+    return "\n".join(_short(line, 300) for line in lines)
 
 
 def _fmt(value) -> str:
