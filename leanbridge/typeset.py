@@ -11,8 +11,9 @@ printing it with a subclass of SymPy's :class:`~sympy.printing.latex.LatexPrinte
   (``\\sqrt{2/\\pi}``); sums are in increasing degree (``z + 0.044715 z^{3}``);
 * functions take plain parentheses (``\\tanh(…)``, ``\\max(0, z)``).
 
-The expression is only *displayed* differently: every rewrite is an identity (SymPy checks the
-``erf``/``Φ`` one on the expression itself, see :func:`activation_latex`).
+The expression is only *displayed* differently: every rewrite is an identity
+(``tests/test_export.py`` substitutes Φ back and checks, with SymPy, that every catalog family
+comes out as the same function).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import sympy as sp
 from sympy.printing.latex import LatexPrinter
 
-from leanbridge.families import Z
 from leanbridge.functions import sigmoid
 
 
@@ -193,9 +193,4 @@ def activation_latex(expr: sp.Expr) -> str:
     return PaperLatexPrinter().doprint(readable(expr))
 
 
-def uses_phi(expr: sp.Expr) -> bool:
-    """True when the typeset form writes the standard normal CDF Φ (the expression uses erf)."""
-    return expr.has(sp.erf)
-
-
-__all__ = ["PaperLatexPrinter", "Phi", "Z", "activation_latex", "readable", "uses_phi"]
+__all__ = ["PaperLatexPrinter", "Phi", "activation_latex", "readable"]

@@ -189,18 +189,19 @@ def test_keyboard_interrupt_exits_130(monkeypatch):
     assert "Interrupted" in result.stderr
 
 
-def test_ctrl_c_on_a_real_process_exits_130_and_writes_nothing(tmp_path):
-    out = tmp_path / "graph.json"
+def test_ctrl_c_on_a_real_process_exits_130_and_writes_nothing(project):
+    before = _snapshot(project)
     process = subprocess.Popen(
-        [sys.executable, "-m", "leanbridge", "analyse", "--expr",
-         "exp(exp(exp(exp(exp(exp(exp(exp(exp(exp(z))))))))))", "--time-budget", "0"],
+        [sys.executable, "-m", "leanbridge", "generate", "--project", str(project), "--expr",
+         "exp(exp(exp(exp(exp(exp(exp(exp(exp(exp(z))))))))))", "--name", "tower",
+         "--time-budget", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
     time.sleep(4)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "Aborted!" not in stderr
-    assert not out.exists()
+    assert _snapshot(project) == before
 
 
 # -- huge and deep expressions -----------------------------------------------------------------

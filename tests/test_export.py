@@ -288,6 +288,12 @@ def test_stale_report_entries_give_no_leanok_and_are_listed(tmp_path):
     assert "\\leanok" not in by_label["thm:lib-not-absorbable-of-posHomogeneous"]
     assert "ignored 2 stale report entries" in result.stderr
     assert RELU2_DEGREE in result.stderr and LIB_DEGREE in result.stderr
+    assert f"% Ignored as stale (statement changed since the check): {RELU2_DEGREE}, " \
+           f"{LIB_DEGREE}" in result.stdout
+    latex = export("--format", "latex", "relu2", "--results", str(report)).stdout
+    assert "Report entries ignored because the statement changed since the check:" in latex
+    markdown = export("--format", "markdown", "relu2", "--results", str(report)).stdout
+    assert f"since the check: `{RELU2_DEGREE}`, `{LIB_DEGREE}`." in markdown
     data = json.loads(export("--format", "json", "relu2", "--results", str(report)).stdout)
     assert data["ignored_stale"] == sorted([RELU2_DEGREE, LIB_DEGREE])
     assert next(s for s in data["statements"]
