@@ -136,7 +136,8 @@ def _fmt(value) -> str:
     return "unknown" if value is None else sp.sstr(value)
 
 
-@click.group(name="leanbridge", cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name="leanbridge", cls=_Group,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="leanbridge")
 def main() -> None:
     """leanbridge: can an MLP absorb its own skip connection? (arXiv 2604.23705)
