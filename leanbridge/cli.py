@@ -1,7 +1,12 @@
 """The ``leanbridge`` command line (Click).
 
 Exit codes shared by every command: 0 success, 1 a check did not pass, 2 usage or input error
-(one line on stderr, never a traceback), 3 Lean toolchain not found.
+(one line on stderr, never a traceback), 3 Lean toolchain not found, 130 interrupted (Ctrl-C;
+files are written atomically, so nothing is left half-written).
+
+Commands that take a Lake project find it as git and lake do: ``--project DIR`` if given,
+else the nearest directory, from the working directory up, that has a lakefile or a ``lean/``
+subdirectory with one.
 """
 
 from __future__ import annotations
@@ -18,19 +23,57 @@ from leanbridge import __version__
 from leanbridge import generate as generate_files
 from leanbridge import graph as dependency_graph
 from leanbridge.analysis import Analysis, analyse
-from leanbridge.atomic import atomic_write
-from leanbridge.expression import ExpressionError, user_family
+from leanbridge.atomic import (
+    UnwritableError,
+    atomic_write,
+    check_directory_writable,
+    check_writable,
+)
+from leanbridge.budget import DEFAULT_SECONDS, BudgetExceeded, time_budget
+from leanbridge.console import ascii_fallback
+from leanbridge.expression import ExpressionError, excerpt, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean import library
 from leanbridge.lean.printer import LeanPrintError, lean_code
 from leanbridge.numeric.cli import absorb, probe
 from leanbridge.results import EXIT_FAILED, EXIT_USAGE
 
+#: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
+
 
 class InputError(click.ClickException):
     """Bad input: printed as one line ``Error: …`` on stderr, exit code 2."""
 
     exit_code = EXIT_USAGE
+
+
+class _Group(click.Group):
+    """The command group: ASCII fallback for the streams, exit 130 on Ctrl-C."""
+
+    def invoke(self, ctx: click.Context):
+        ascii_fallback()
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("Interrupted (Ctrl-C); nothing was half-written.", err=True)
+            raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+
+
+def writable_output(path: str | None, option: str) -> Path | None:
+    """``path`` as a Path, after checking it can be written (InputError otherwise)."""
+    if path is None:
+        return None
+    try:
+        check_writable(Path(path))
+    except UnwritableError as exc:
+        raise InputError(f"{option}: {exc}") from None
+    return Path(path)
+
+
+def _short(text: str, width: int = 200) -> str:
+    """One line of human output: long expressions are cut (the JSON carries them whole)."""
+    return text if len(text) <= width else f"{text[:width]}… ({len(text)} characters)"
 
 
 def lean_term(family: Family) -> tuple[str | None, str | None]:
@@ -64,7 +107,8 @@ def _describe(result: Analysis) -> str:
     family, f = result.family, result.facts
     what = "g" if family.gated else "σ"
     lines = [
-        f"{family.display} ({family.name}) — {family.role}: {what}(z) = {sp.sstr(family.expr)}",
+        f"{family.display} ({family.name}) — {family.role}: {what}(z) = "
+        f"{_short(sp.sstr(family.expr))}",
         f"  block: {family.block}",
     ]
     if f.problem:
@@ -85,14 +129,15 @@ def _describe(result: Analysis) -> str:
             lines.append(f"  σ(z) − σ(−z) = c·z: {c}")
     lines.append(f"verdict: {result.verdict}")
     lines.extend(f"  - {reason}" for reason in result.reasons)
-    return "\n".join(lines)
+    return "\n".join(_short(line, 300) for line in lines)
 
 
 def _fmt(value) -> str:
     return "unknown" if value is None else sp.sstr(value)
 
 
-@click.group(name="leanbridge", context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name="leanbridge", cls=_Group,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="leanbridge")
 def main() -> None:
     """leanbridge: can an MLP absorb its own skip connection? (arXiv 2604.23705)
@@ -106,6 +151,7 @@ def main() -> None:
       1 a check did not pass (a proof, a stale file)
       2 usage or input error
       3 Lean toolchain not found (everything else still ran)
+      130 interrupted (Ctrl-C)
     """
 
 
@@ -141,8 +187,11 @@ def families(as_json: bool) -> None:
 @click.option("--name", "user_name", metavar="NAME",
               help="Name for EXPR in the output (default: user).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--time-budget", "budget", default=DEFAULT_SECONDS, show_default=True,
+              type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Stop the analysis of an --expr after SECONDS (exit 2); 0: no limit.")
 def analyse_command(name: str | None, expr_text: str | None, gated: bool,
-                    user_name: str | None, as_json: bool) -> None:
+                    user_name: str | None, as_json: bool, budget: float) -> None:
     """Say which argument decides absorbability for a family NAME or an --expr.
 
     The four arguments: degree (block positively homogeneous of degree ≠ 1), linearisation
@@ -164,7 +213,7 @@ def analyse_command(name: str | None, expr_text: str | None, gated: bool,
             family = user_family(expr_text, user_name or "user", gated)
         except ExpressionError as exc:
             raise InputError(str(exc)) from None
-    result = analyse(family)
+    result = _analyse_within(family, budget if expr_text is not None else None)
     if as_json:
         click.echo(json.dumps(analysis_json(result), indent=2, ensure_ascii=False))
     else:
@@ -174,16 +223,55 @@ def analyse_command(name: str | None, expr_text: str | None, gated: bool,
 main.add_command(analyse_command, name="analyse")
 
 
-def project_dir(path: str) -> Path:
-    """The Lake project directory (raises InputError if it is not one)."""
-    project = Path(path)
-    if not (project / "lakefile.toml").is_file() and not (project / "lakefile.lean").is_file():
-        raise InputError(f"no Lake project at {project} (no lakefile.toml); pass --project")
-    return project
+def _analyse_within(family: Family, budget: float | None) -> Analysis:
+    """``analyse(family)`` within the time budget (InputError when it runs out)."""
+    try:
+        with time_budget(budget, what=f"the analysis of {excerpt(sp.sstr(family.expr))}"):
+            return analyse(family)
+    except BudgetExceeded as exc:
+        raise InputError(f"{exc}; simplify the expression or raise --time-budget") from None
 
 
-_PROJECT = click.option("--project", "project_path", default="lean", show_default=True,
-                        metavar="DIR", help="The Lake project holding SkipAbsorption.")
+def _is_lake_project(directory: Path) -> bool:
+    return (directory / "lakefile.toml").is_file() or (directory / "lakefile.lean").is_file()
+
+
+def find_project(start: Path) -> Path | None:
+    """The Lake project for a command run in ``start``: the nearest directory, from ``start``
+    up, that is a Lake project or has one in ``lean/`` (``.lake`` package copies skipped)."""
+    start = start.resolve()
+    for directory in (start, *start.parents):
+        if ".lake" in directory.parts:
+            continue
+        if _is_lake_project(directory):
+            return directory
+        if _is_lake_project(directory / "lean"):
+            return directory / "lean"
+    return None
+
+
+def project_dir(path: str | None) -> Path:
+    """The Lake project: ``--project`` if given, else found from the working directory up
+    (raises InputError if there is none). Relative to the working directory when inside it."""
+    if path is not None:
+        project = Path(path)
+        if not _is_lake_project(project):
+            raise InputError(f"no Lake project at {project} (no lakefile.toml); pass --project")
+        return project
+    found = find_project(Path.cwd())
+    if found is None:
+        raise InputError(f"no Lake project in {Path.cwd()} or its parents (no lakefile.toml, "
+                         "no lean/lakefile.toml); pass --project")
+    try:
+        relative = found.relative_to(Path.cwd().resolve())
+    except ValueError:
+        return found
+    return relative if relative.parts else Path(".")
+
+
+_PROJECT = click.option("--project", "project_path", default=None, metavar="DIR",
+                        help="The Lake project holding SkipAbsorption (default: found from the "
+                             "working directory up: ./lean, or the project you are in).")
 
 
 @main.command()
@@ -197,8 +285,12 @@ _PROJECT = click.option("--project", "project_path", default="lean", show_defaul
 @click.option("--gated", is_flag=True, help="EXPR is a gate g.")
 @click.option("--force", is_flag=True, help="Overwrite generated files edited by hand.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def generate(project_path: str, check_only: bool, expr_text: str | None,
-             user_name: str | None, gated: bool, force: bool, as_json: bool) -> None:
+@click.option("--time-budget", "budget", default=DEFAULT_SECONDS, show_default=True,
+              type=click.FloatRange(min=0), metavar="SECONDS",
+              help="Stop the analysis of an --expr after SECONDS (exit 2); 0: no limit.")
+def generate(project_path: str | None, check_only: bool, expr_text: str | None,
+             user_name: str | None, gated: bool, force: bool, as_json: bool,
+             budget: float) -> None:
     """Render the Lean theorem files of the catalog (or of one --expr) into the Lake project.
 
     One file per family, SkipAbsorption/Families/<Name>.lean, plus SkipAbsorption/Families.lean
@@ -218,10 +310,19 @@ def generate(project_path: str, check_only: bool, expr_text: str | None,
         return
     if (expr_text is None) != (user_name is None):
         raise InputError("--expr and --name go together")
+    directories = [project / generate_files.FAMILIES_DIR]
+    if expr_text is None:
+        directories.append((project / generate_files.INDEX_PATH).parent)
+    for directory in directories:
+        try:
+            check_directory_writable(directory)
+        except UnwritableError as exc:
+            raise InputError(f"cannot write the generated files: {exc}") from None
     try:
         if expr_text is not None:
-            outputs = [generate_files.user_output(
-                generate_files.user_family(expr_text, user_name, gated))]
+            family = generate_files.user_family(expr_text, user_name, gated)
+            with time_budget(budget, what=f"the analysis of {excerpt(expr_text)}"):
+                outputs = [generate_files.user_output(family)]
         else:
             if gated:
                 raise InputError("--gated applies to --expr only")
@@ -229,6 +330,8 @@ def generate(project_path: str, check_only: bool, expr_text: str | None,
         statuses = generate_files.write(project, outputs, force=force)
     except generate_files.GenerateError as exc:
         raise InputError(str(exc)) from None
+    except BudgetExceeded as exc:
+        raise InputError(f"{exc}; simplify the expression or raise --time-budget") from None
     _report_files(statuses, as_json, checked=False)
 
 
@@ -236,7 +339,7 @@ def generate(project_path: str, check_only: bool, expr_text: str | None,
 @_PROJECT
 @click.option("--format", "fmt", type=click.Choice(sorted(dependency_graph.FORMATS)),
               default="json", show_default=True, help="Output format (json = node-link).")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), metavar="PATH",
+@click.option("--out", "out_path", metavar="PATH",
               help="Write to PATH (atomically) instead of standard output.")
 @click.option("--full", is_flag=True,
               help="Keep every edge (default: transitive reduction, for drawing).")
@@ -249,6 +352,7 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
     the declarations found in the Lean sources.
     """
     project = project_dir(project_path)
+    out = writable_output(out_path, "--out")
     built = dependency_graph.build(project)
     if check_only:
         missing = dependency_graph.missing_names(built)
@@ -261,8 +365,8 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
         return
     drawn = built if full else dependency_graph.for_drawing(built)
     text = dependency_graph.FORMATS[fmt](drawn)
-    if out_path:
-        atomic_write(Path(out_path), text)
+    if out is not None:
+        atomic_write(out, text)
     else:
         click.echo(text, nl=False)
 
@@ -307,6 +411,8 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
     from leanbridge.check import UsageError, run_check
 
     project = project_dir(project_path)
+    writable_output(json_path, "--json")
+    writable_output(junit_path, "--junit")
     progress = (lambda _: None) if quiet else (lambda line: click.echo(line, err=True))
     try:
         result = run_check(project, lake=lake, timeout=timeout, allow=allow, jobs=jobs,
@@ -316,7 +422,7 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
     reports.write_reports(result, json_path, junit_path)
     click.echo(reports.terminal(result))
     if os.environ.get("GITHUB_ACTIONS") == "true":
-        for line in reports.github_annotations(result, root=project_path):
+        for line in reports.github_annotations(result, root=str(project)):
             click.echo(line)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
@@ -328,33 +434,49 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
 @main.command()
 @_PROJECT
 @click.option("--format", "fmt", type=click.Choice(["latex", "markdown", "json", "blueprint"]),
-              required=True, help="latex: a standalone amsthm document; blueprint: "
-              "leanblueprint content.tex nodes; json: schema leanbridge.statements/1.")
-@click.option("--out", "out_path", type=click.Path(dir_okay=False), metavar="PATH",
+              required=True, help="latex: an amsthm document (or --fragment); markdown; "
+              "blueprint: leanblueprint content.tex nodes; json: schema leanbridge.statements/1.")
+@click.option("--out", "out_path", metavar="PATH",
               help="Write to PATH (atomically) instead of standard output.")
-@click.option("--results", "results_path", type=click.Path(dir_okay=False), metavar="PATH",
+@click.option("--results", "results_path", metavar="PATH",
               help="A `leanbridge check --json` report: statuses (and \\leanok) come from it, "
-                   "and only if Lean ran in that check.")
+                   "only if Lean ran in that check, and only for entries whose statement is "
+                   "unchanged since (stale entries are listed on stderr and ignored).")
+@click.option("--per-family", is_flag=True,
+              help="One statement per family theorem instead of one general theorem per "
+                   "argument and a table of families.")
+@click.option("--fragment", is_flag=True,
+              help="LaTeX without preamble, for \\input into a paper (needs amsmath, amssymb, "
+                   "amsthm; booktabs optional).")
 @click.argument("families", nargs=-1, metavar="[FAMILY]...")
 def export(project_path: str, fmt: str, out_path: str | None, results_path: str | None,
-           families: tuple[str, ...]) -> None:
+           per_family: bool, fragment: bool, families: tuple[str, ...]) -> None:
     """Export the statements for papers, from the same source as the Lean files.
 
-    One statement per generated argument theorem (all families, or the FAMILY names given),
-    with the activation in LaTeX (sympy.latex), the hypotheses spelled out, a label, the Lean
-    declaration and the Lean/Mathlib pins, and a summary table.
+    By default: one general theorem per argument (its parts are the Lean library's theorems,
+    hypotheses spelled out) and a table of the families instantiating them, with the
+    activation typeset from SymPy. All catalog families and the user families generated into
+    the project (`generate --expr`), or the FAMILY names given.
     """
     from leanbridge import export as exporter
 
+    if fragment and fmt != "latex":
+        raise InputError("--fragment applies to --format latex only (blueprint output is "
+                         "always a fragment)")
     project = project_dir(project_path)
+    out = writable_output(out_path, "--out")
     try:
-        results, report = exporter.read_results(Path(results_path) if results_path else None)
-        plans, chosen = exporter.collect(list(families) or None, results)
-        text = exporter.render(fmt, plans, chosen, project, report, results)
+        results = exporter.read_results(Path(results_path) if results_path else None)
+        data = exporter.collect(project, list(families) or None, results)
+        text = exporter.render(fmt, data, project, per_family=per_family, fragment=fragment)
     except exporter.ExportError as exc:
         raise InputError(str(exc)) from None
-    if out_path:
-        atomic_write(Path(out_path), text)
+    if data.stale:
+        click.echo(f"note: ignored {len(data.stale)} stale report entr"
+                   f"{'y' if len(data.stale) == 1 else 'ies'} (statement changed since the "
+                   f"check): {', '.join(data.stale)}", err=True)
+    if out is not None:
+        atomic_write(out, text)
     else:
         click.echo(text, nl=False)
 

@@ -1,30 +1,52 @@
 """Export the statements for papers: LaTeX, Markdown, JSON and a leanblueprint ``content.tex``.
 
-Everything comes from the same source as the Lean files: the family plans of
-:mod:`leanbridge.render` (one exported statement per generated argument theorem). The formal
-status of a statement comes only from a ``leanbridge check`` JSON report in which Lean actually
-ran: ``proved`` there gives ``\\leanok`` in the blueprint and "proved by Lean" elsewhere;
-without such a report every statement says "not checked by Lean".
+Everything comes from the same sources as the Lean files: the family plans of
+:mod:`leanbridge.render` (one exported statement per generated argument theorem, for the
+catalog and for the user families generated into the project) and the general theorems of
+:mod:`leanbridge.library_statements` (one entry per library theorem).
+
+Two layouts: by default one general theorem per argument (its parts are the library theorems)
+and a table of the families that instantiate them; ``per_family`` gives one statement per
+family theorem instead. LaTeX can be a standalone document or a fragment for ``\\input``.
+
+The formal status of a statement comes only from a ``leanbridge check`` JSON report in which
+Lean actually ran, and only for report entries whose statement hash matches the declaration
+as it is now: ``proved`` there gives ``\\leanok`` in the blueprint and "proved by Lean"
+elsewhere. Entries whose statement changed since the check are ignored and listed
+(:attr:`Export.stale`); without a report every statement says "not checked by Lean".
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import sympy as sp
 
 from leanbridge import __version__
+from leanbridge import generate as generated_files
 from leanbridge.analysis import minus_inverse_identity
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
 from leanbridge.lean.project import read_pins
+from leanbridge.lean.sources import scan_project
+from leanbridge.library_statements import (
+    BY_NAME,
+    GROUPS,
+    LIBRARY_STATEMENTS,
+    NOTATION,
+    LibraryStatement,
+    definition_note,
+)
 from leanbridge.render import Declaration, FamilyFile, build_family_file, environment
+from leanbridge.results import statement_hash
+from leanbridge.typeset import activation_latex
 
 SCHEMA = "leanbridge.statements/1"
 FORMATS = ("latex", "markdown", "json", "blueprint")
 NOT_CHECKED = "not checked by Lean"
+PROVED = "proved"
 
 
 class ExportError(ValueError):
@@ -53,6 +75,53 @@ def shape_of(declaration: Declaration) -> str:
     raise ExportError(f"no exported statement shape for {declaration.name}")
 
 
+# -- the check report ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Results:
+    """What a ``leanbridge check --json`` report says, by declaration (empty: no Lean run)."""
+
+    verdicts: dict[str, str] = field(default_factory=dict)
+    hashes: dict[str, str | None] = field(default_factory=dict)
+    report: dict = field(default_factory=dict)
+
+    @property
+    def checked(self) -> bool:
+        return self.report.get("lean", {}).get("status") == "ran"
+
+
+def read_results(path: Path | None) -> Results:
+    """The verdicts of a ``leanbridge check`` JSON report (raises :class:`ExportError`).
+
+    Verdicts count only if Lean ran in that check; otherwise every status is 'not checked'.
+    """
+    if path is None:
+        return Results()
+    path = Path(path)
+    if path.is_dir():
+        raise ExportError(f"cannot read results file {path}: it is a directory")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ExportError(f"cannot read results file {path}: {exc.strerror or exc}") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ExportError(f"cannot read results file {path}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or data.get("schema") != "leanbridge.check/1":
+        raise ExportError(f"{path} is not a leanbridge.check/1 report")
+    entries = data.get("results", [])
+    if not isinstance(entries, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("decl"), str)
+            and isinstance(r.get("verdict"), str) for r in entries):
+        raise ExportError(f"{path}: 'results' must be a list of objects with 'decl' and "
+                          "'verdict'")
+    if data.get("lean", {}).get("status") != "ran":
+        return Results(report=data)
+    return Results({r["decl"]: r["verdict"] for r in entries},
+                   {r["decl"]: r.get("statement_hash") for r in entries}, data)
+
+
+# -- what is exported ------------------------------------------------------------------------
+
 @dataclass(frozen=True)
 class Statement:
     """One exported statement: a family's argument theorem, with its formal status."""
@@ -72,24 +141,28 @@ class Statement:
 
     @property
     def activation_latex(self) -> str:
-        return sp.latex(self.family.expr)
+        return activation_latex(self.family.expr)
 
     @property
     def c_latex(self) -> str | None:
         c = self.plan.analysis.facts.odd_coefficient
-        return None if c is None else sp.latex(c)
+        return None if c is None else activation_latex(c)
 
     @property
     def condition_latex(self) -> str | None:
         c = self.plan.analysis.facts.odd_coefficient
         if c is None:
             return None
-        return "-I_d" if c == 1 else rf"-{sp.latex(1 / c)}\, I_d"
+        return "-I_d" if c == 1 else rf"-{activation_latex(1 / c)}\, I_d"
 
     @property
     def general_theorem(self) -> str:
         return next(u for u in self.declaration.uses if u.rsplit(".", 1)[-1]
                     in library.GENERAL_THEOREMS)
+
+    @property
+    def library_statement(self) -> LibraryStatement:
+        return BY_NAME[self.general_theorem]
 
     @property
     def premise(self) -> str | None:
@@ -99,7 +172,7 @@ class Statement:
 
     @property
     def proved(self) -> bool:
-        return self.status == "proved"
+        return self.status == PROVED
 
     def to_dict(self) -> dict:
         analysis = self.plan.analysis
@@ -126,43 +199,216 @@ class Statement:
         }
 
 
-def read_results(path: Path | None) -> tuple[dict[str, str], dict]:
-    """(declaration → verdict, report metadata) from a ``leanbridge check`` JSON report.
+@dataclass(frozen=True)
+class FamilyRow:
+    """A family of the export: its plan, its statements and where Lean differs from SymPy."""
 
-    Verdicts count only if Lean ran in that check; otherwise every status is 'not checked'.
+    plan: FamilyFile
+    statements: list[Statement]
+
+    @property
+    def family(self):
+        return self.plan.family
+
+    @property
+    def analysis(self):
+        return self.plan.analysis
+
+    @property
+    def activation_latex(self) -> str:
+        return activation_latex(self.family.expr)
+
+    @property
+    def symbol(self) -> str:
+        return "g" if self.family.gated else r"\sigma"
+
+    @property
+    def lean_definition(self) -> str:
+        if self.plan.library_definition is not None:
+            return f"{library.NAMESPACE}.{self.plan.library_definition}"
+        return f"{library.FAMILIES_NAMESPACE}.{self.plan.symbol}"
+
+    @property
+    def label(self) -> str:
+        return "def:" + self.family.name.replace("_", "-")
+
+    @property
+    def note(self) -> str | None:
+        has_bridge = any(d.role == "bridge" for d in self.plan.declarations)
+        return definition_note(self.plan.library_definition, has_bridge)
+
+    @property
+    def parameter_latex(self) -> str | None:
+        """The hypothesis' parameter: the degree k (m for a gate) or the odd coefficient c."""
+        facts = self.analysis.facts
+        arguments = {s.declaration.argument for s in self.statements}
+        if "degree" in arguments and facts.degree is not None:
+            return f"{'m' if self.family.gated else 'k'} = {activation_latex(facts.degree)}"
+        if "odd_linear_parity" in arguments and facts.odd_coefficient is not None:
+            return f"c = {activation_latex(facts.odd_coefficient)}"
+        return None
+
+    @property
+    def status(self) -> str:
+        """One word for the table: proved (all), n/m proved, or the first failing verdict."""
+        if not self.statements:
+            return "no theorem"
+        verdicts = [s.status for s in self.statements]
+        proved = sum(v == PROVED for v in verdicts)
+        if proved == len(verdicts):
+            return PROVED
+        if all(v == NOT_CHECKED for v in verdicts):
+            return NOT_CHECKED
+        failing = next(v for v in verdicts if v not in (PROVED, NOT_CHECKED))
+        return f"{proved}/{len(verdicts)} proved ({failing})" if proved else failing
+
+
+@dataclass(frozen=True)
+class LibraryRow:
+    """A general theorem of the export, with its status."""
+
+    statement: LibraryStatement
+    status: str
+    part: int                        # its number inside its group (1, 2, …)
+
+    @property
+    def proved(self) -> bool:
+        return self.status == PROVED
+
+
+@dataclass
+class Export:
+    """Everything an export prints."""
+
+    families: list[FamilyRow]
+    statements: list[Statement]
+    library: list[LibraryRow]
+    results: Results
+    stale: list[str]                 # report entries ignored: their statement changed
+    full: bool
+
+    @property
+    def groups(self) -> list[tuple[str, str, list[LibraryRow]]]:
+        """(key, heading, rows) of the groups that have rows, in :data:`GROUPS` order."""
+        return [(key, title, [r for r in self.library if r.statement.group == key])
+                for key, title in GROUPS.items()
+                if any(r.statement.group == key for r in self.library)]
+
+    def library_row(self, full_name: str) -> LibraryRow | None:
+        return next((r for r in self.library if r.statement.full_name == full_name), None)
+
+    def ref(self, full_name: str) -> str:
+        """How the text refers to a library theorem: "2(iii)" (theorem 2 of the export,
+        part iii), numbered as the standalone LaTeX document numbers them."""
+        for number, (_, _, rows) in enumerate(self.groups, start=1):
+            for row in rows:
+                if row.statement.full_name == full_name:
+                    return f"{number}({roman(row.part)})"
+        raise KeyError(full_name)
+
+
+def roman(number: int) -> str:
+    """Lower-case roman numeral (as LaTeX's \\roman) of a part number."""
+    out = ""
+    for value, letters in ((1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"),
+                           (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"),
+                           (4, "iv"), (1, "i")):
+        while number >= value:
+            out, number = out + letters, number - value
+    return out
+
+
+def user_plans(project: Path) -> list[FamilyFile]:
+    """Plans of the user families generated into ``project`` (``generate --expr``), by name."""
+    plans = []
+    families_dir = project / generated_files.FAMILIES_DIR
+    for path in sorted(families_dir.glob("*.lean")) if families_dir.is_dir() else []:
+        try:
+            header = generated_files.parse_header(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError):
+            continue
+        if header is None or "family" in header.source:
+            continue
+        output = generated_files.rerender_user_file(header)
+        if output is not None and output.plan is not None:
+            plans.append(output.plan)
+    return sorted(plans, key=lambda plan: plan.family.name)
+
+
+def library_hashes(project: Path) -> dict[str, str]:
+    """The statement hash of every library theorem as ``lean/`` states it now.
+
+    The same rule as ``leanbridge check`` applies to declarations it does not generate: the
+    declaration's text up to ``:=``.
     """
-    if path is None:
-        return {}, {}
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ExportError(f"cannot read results file {path}: {exc}") from None
-    if not isinstance(data, dict) or data.get("schema") != "leanbridge.check/1":
-        raise ExportError(f"{path} is not a leanbridge.check/1 report")
-    if data.get("lean", {}).get("status") != "ran":
-        return {}, data
-    return {r["decl"]: r["verdict"] for r in data.get("results", [])}, data
+    declared = scan_project(project)
+    return {entry.full_name: statement_hash(declared[entry.full_name].text.split(":=", 1)[0])
+            for entry in LIBRARY_STATEMENTS if entry.full_name in declared}
 
 
-def collect(names: list[str] | None = None, results: dict[str, str] | None = None
-            ) -> tuple[list[FamilyFile], list[Statement]]:
-    """(plans, statements) of the catalog or of the named families, in catalog order."""
-    known = {f.name: f for f in CATALOG}
-    unknown = [n for n in names or [] if n not in known]
+def collect(project: Path, names: list[str] | None = None, results: Results | None = None
+            ) -> Export:
+    """The catalog and the user families of ``project`` (or the named ones, deduplicated)."""
+    results = results or Results()
+    catalog = {f.name: f for f in CATALOG}
+    users = {plan.family.name: plan for plan in user_plans(project)}
+    wanted = list(dict.fromkeys(names or []))
+    unknown = [n for n in wanted if n not in catalog and n not in users]
     if unknown:
+        known = [*catalog, *users]
         raise ExportError(f"unknown family {', '.join(unknown)}; known: {', '.join(known)}")
-    chosen = [known[n] for n in names] if names else list(CATALOG)
-    results = results or {}
-    plans = [build_family_file(family) for family in chosen]
-    out = []
-    for plan in plans:
-        for declaration in plan.declarations:
-            if declaration.role != "argument":
-                continue
-            status = results.get(declaration.full_name) or NOT_CHECKED
-            out.append(Statement(plan, declaration, shape_of(declaration), status))
-    return plans, out
+    if wanted:
+        plans = [build_family_file(catalog[n]) if n in catalog else users[n] for n in wanted]
+    else:
+        plans = [build_family_file(family) for family in CATALOG] + list(users.values())
 
+    current: dict[str, str] = {}
+    argument_decls = [(plan, d) for plan in plans for d in plan.declarations
+                      if d.role == "argument"]
+    current.update({d.full_name: d.statement_hash for _, d in argument_decls})
+    chosen_library = _chosen_library(argument_decls, full=not wanted)
+    hashes = library_hashes(project)
+    current.update({e.full_name: hashes[e.full_name] for e in chosen_library
+                    if e.full_name in hashes})
+    statuses, stale = _statuses(results, current)
+
+    statements = [Statement(plan, d, shape_of(d), statuses.get(d.full_name, NOT_CHECKED))
+                  for plan, d in argument_decls]
+    families = [FamilyRow(plan, [s for s in statements if s.plan is plan]) for plan in plans]
+    parts: dict[str, int] = {}
+    rows = []
+    for entry in chosen_library:
+        parts[entry.group] = parts.get(entry.group, 0) + 1
+        rows.append(LibraryRow(entry, statuses.get(entry.full_name, NOT_CHECKED),
+                               parts[entry.group]))
+    return Export(families, statements, rows, results, stale, full=not wanted)
+
+
+def _chosen_library(argument_decls, full: bool) -> list[LibraryStatement]:
+    """Every entry (full export), or those the statements use plus the entries of the same
+    groups that no family theorem instantiates (results stated on their own)."""
+    if full:
+        return list(LIBRARY_STATEMENTS)
+    used = {u for _, d in argument_decls for u in d.uses}
+    groups = {BY_NAME[u].group for u in used if u in BY_NAME}
+    return [e for e in LIBRARY_STATEMENTS if e.full_name in used
+            or (e.group in groups and e.lean not in library.GENERAL_THEOREMS)]
+
+
+def _statuses(results: Results, current: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """(name → verdict, stale names): a report entry counts only if its hash is current."""
+    statuses, stale = {}, []
+    for name, verdict in results.verdicts.items():
+        if name not in current:
+            continue
+        if results.hashes.get(name) != current[name]:
+            stale.append(name)
+            continue
+        statuses[name] = verdict
+    return statuses, sorted(stale)
+
+
+# -- text ------------------------------------------------------------------------------------
 
 def _pins(project: Path) -> dict[str, str]:
     pins = read_pins(project)
@@ -195,45 +441,36 @@ def latex_text(text: str) -> str:
     return "".join(out)
 
 
-def render(fmt: str, plans: list[FamilyFile], chosen: list[Statement], project: Path,
-           report: dict, results: dict[str, str] | None = None) -> str:
+def render(fmt: str, data: Export, project: Path, per_family: bool = False,
+           fragment: bool = False) -> str:
     """The export in ``fmt`` (one of :data:`FORMATS`)."""
     pins = _pins(project)
-    results = results or {}
-    context = {"statements": chosen, "pins": pins, "version": __version__,
-               "checked": bool(report) and report.get("lean", {}).get("status") == "ran",
-               "report": report, "families": _families(plans, chosen),
-               "general": _general(chosen, results), "results": results}
+    report = data.results.report
     if fmt == "json":
         return json.dumps({
             "schema": SCHEMA, "leanbridge_version": __version__, **pins,
-            "checked_by_lean": context["checked"],
+            "checked_by_lean": data.results.checked,
             "check_started_at": report.get("started_at") if report else None,
-            "statements": [s.to_dict() for s in chosen],
+            "ignored_stale": data.stale,
+            "notation": NOTATION,
+            "library": [{**row.statement.to_dict(), "status": row.status}
+                        for row in data.library],
+            "families": [{"family": row.family.name, "display": row.family.display,
+                          "gated": row.family.gated, "verdict": row.analysis.verdict,
+                          "activation_latex": row.activation_latex,
+                          "lean_definition": row.lean_definition,
+                          "definition_note": row.note, "status": row.status}
+                         for row in data.families],
+            "statements": [s.to_dict() for s in data.statements],
         }, indent=2, ensure_ascii=False) + "\n"
     env = environment()
     env.filters["tex"] = latex_text
     env.filters["texname"] = lambda name: latex_text(name).replace(r"\_", r"\_\allowbreak{}")
-    env.filters["mdcode"] = lambda text: f"`{text}`"
     env.globals["minus_inverse_identity"] = minus_inverse_identity
     template = {"latex": "statements.tex.j2", "markdown": "statements.md.j2",
                 "blueprint": "blueprint.tex.j2"}[fmt]
-    return env.get_template(template).render(**context)
-
-
-def _families(plans: list[FamilyFile], chosen: list[Statement]) -> list[tuple]:
-    """(family, analysis, its statements) for every chosen family, also those without any."""
-    return [(plan.family, plan.analysis,
-             [s for s in chosen if s.family.name == plan.family.name]) for plan in plans]
-
-
-def _general(chosen: list[Statement], results: dict[str, str]) -> list[dict]:
-    """The library theorems the statements use (blueprint nodes), with their status."""
-    names = sorted({s.general_theorem for s in chosen})
-    out = []
-    for name in names:
-        theorem = library.GENERAL_THEOREMS[name.rsplit(".", 1)[-1]]
-        out.append({"name": name, "label": "thm:lib-" + theorem.name.replace("_", "-"),
-                    "paper": theorem.paper, "summary": theorem.summary,
-                    "proved": results.get(name) == "proved"})
-    return out
+    return env.get_template(template).render(
+        data=data, statements=data.statements, families=data.families, groups=data.groups,
+        library=data.library, pins=pins, version=__version__, checked=data.results.checked,
+        report=report, notation=NOTATION, per_family=per_family, fragment=fragment,
+        not_checked=NOT_CHECKED)

@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import sympy as sp
 
-from leanbridge.atomic import atomic_write
+from leanbridge.atomic import atomic_write, write_temporary
 from leanbridge.expression import ExpressionError, parse_activation
 from leanbridge.expression import user_family as make_user_family
 from leanbridge.families import CATALOG, Family
@@ -229,12 +230,51 @@ def write(project: Path, outputs: list[GeneratedFile], force: bool = False) -> l
             refusals.append(f"{output.path} was edited by hand (use --force to overwrite)")
     if refusals:
         raise GenerateError("refusing to overwrite: " + "; ".join(refusals))
-    statuses = []
+    changed, statuses = [], []
     for output in outputs:
         target = project / output.path
         if target.exists() and target.read_text(encoding="utf-8") == output.text:
             statuses.append(FileStatus(output.path, UNCHANGED))
             continue
-        atomic_write(target, output.text)
+        changed.append(output)
         statuses.append(FileStatus(output.path, WRITTEN))
+    _write_all(project, changed)
     return statuses
+
+
+def _write_all(project: Path, outputs: list[GeneratedFile]) -> None:
+    """Write every output or none: all texts go to temporary files first, then the renames;
+    a failure (or Ctrl-C) anywhere restores the files already replaced."""
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for output in outputs:
+            target = project / output.path
+            staged.append((target, write_temporary(target, output.text)))
+    except OSError as exc:
+        for _, temporary in staged:
+            temporary.unlink(missing_ok=True)
+        raise GenerateError(f"cannot write {exc.filename or project}: "
+                            f"{exc.strerror or exc}; nothing was written") from None
+    except BaseException:
+        for _, temporary in staged:
+            temporary.unlink(missing_ok=True)
+        raise
+    previous = {target: (target.read_text(encoding="utf-8") if target.exists() else None)
+                for target, _ in staged}
+    done: list[Path] = []
+    try:
+        for target, temporary in staged:
+            os.replace(temporary, target)
+            done.append(target)
+    except BaseException as exc:
+        for target, temporary in staged:
+            temporary.unlink(missing_ok=True)
+        for target in done:
+            if previous[target] is None:
+                target.unlink(missing_ok=True)
+            else:
+                atomic_write(target, previous[target])
+        if isinstance(exc, OSError):
+            raise GenerateError(f"cannot write {exc.filename or project}: "
+                                f"{exc.strerror or exc}; nothing was written") from None
+        raise

@@ -31,6 +31,14 @@ def test_help_documents_exit_codes(run):
     result = run("--help")
     assert result.exit_code == 0
     assert "2 usage or input error" in result.output and "3 Lean toolchain" in result.output
+    assert "130 interrupted (Ctrl-C)" in result.output
+
+
+@pytest.mark.parametrize("command", ["generate", "check", "export", "graph"])
+def test_project_option_defaults_to_discovery(run, command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    assert "found from the working directory up" in " ".join(result.output.split())
 
 
 def test_families_table_lists_every_family_with_verdict(run):

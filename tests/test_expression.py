@@ -48,3 +48,45 @@ def test_bad_input_is_a_one_line_expression_error(text, message):
         parse_activation(text)
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+
+
+# -- limits ------------------------------------------------------------------------------------
+
+from leanbridge.expression import (  # noqa: E402
+    MAX_CHARS,
+    MAX_DEPTH,
+    MAX_NESTING,
+    MAX_NODES,
+    excerpt,
+    tree_size,
+)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("z+" * (MAX_CHARS // 2) + "z", "expression too long"),
+    ("(" * (MAX_NESTING + 1) + "z" + ")" * (MAX_NESTING + 1), "nested too deeply"),
+    ("exp(" * MAX_DEPTH + "z" + ")" * MAX_DEPTH, "expression too large"),
+    ("+".join(f"z**{i}" for i in range(1, MAX_NODES // 2)), "expression too large"),
+])
+def test_limits_give_one_short_line(text, message):
+    with pytest.raises(ExpressionError) as info:
+        parse_activation(text)
+    assert message in str(info.value) and "\n" not in str(info.value)
+    assert len(str(info.value)) < 250
+
+
+def test_catalog_is_well_within_the_limits():
+    from leanbridge.families import CATALOG
+    for family in CATALOG:
+        nodes, depth = tree_size(family.expr)
+        assert nodes <= MAX_NODES // 10 and depth <= MAX_DEPTH // 2
+
+
+def test_just_within_the_limits_parses():
+    assert parse_activation("exp(" * (MAX_DEPTH - 2) + "z" + ")" * (MAX_DEPTH - 2)).has(sp.exp)
+
+
+def test_excerpt_cuts_long_text():
+    assert excerpt("z") == "'z'"
+    long = "z+" * 500
+    assert excerpt(long).endswith("(1000 characters)") and len(excerpt(long)) < 90

@@ -1,0 +1,49 @@
+"""A wall-clock budget for a computation that may not terminate in reasonable time.
+
+SymPy can take minutes on an expression within the size limits of
+:mod:`leanbridge.expression` (e.g. ``exp`` nested a dozen times). :func:`time_budget` stops
+such a computation with :class:`BudgetExceeded` after ``seconds``: a ``SIGALRM`` timer, so it
+applies in the main thread of a POSIX process (elsewhere it does nothing and the computation
+runs unbounded). A ``RecursionError`` inside the budget becomes :class:`BudgetExceeded` too.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from contextlib import contextmanager
+
+#: The default budget of ``leanbridge analyse`` and ``generate --expr`` (seconds).
+DEFAULT_SECONDS = 60.0
+
+
+class BudgetExceeded(RuntimeError):
+    """The computation did not finish within its budget (or recursed too deeply)."""
+
+
+def _available() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextmanager
+def time_budget(seconds: float | None, what: str = "the analysis"):
+    """Run the ``with`` body for at most ``seconds`` (None or 0: no budget)."""
+    if not seconds or not _available():
+        try:
+            yield
+        except RecursionError:
+            raise BudgetExceeded(f"{what} recursed too deeply") from None
+        return
+
+    def expire(signum, frame):
+        raise BudgetExceeded(f"{what} did not finish within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except RecursionError:
+        raise BudgetExceeded(f"{what} recursed too deeply") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -1,0 +1,174 @@
+"""The Lean library's general theorems as a paper states them: one entry per theorem.
+
+The exports (LaTeX, Markdown, JSON, blueprint) print the general theorems from
+:data:`LIBRARY_STATEMENTS` and nothing else: to export a new theorem of ``lean/SkipAbsorption``,
+add one :class:`LibraryStatement` here (its Lean name, the group it belongs to, the paper
+result, its hypotheses and its conclusion). ``tests/test_export.py`` checks that every entry
+names a theorem declared in ``lean/`` and that every general theorem the family files
+instantiate has an entry.
+
+Texts are LaTeX *text* with mathematics in ``$…$`` only, so that the same string is valid
+LaTeX, valid blueprint content and Markdown with ``$…$`` math: no text-mode macros, no ``--``,
+no ``|`` (write ``\\lvert``/``\\rvert``), no ``\\{`` (write ``\\lbrace``/``\\rbrace``), ASCII only.
+They use the notation of :data:`NOTATION`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from leanbridge.lean import library
+
+#: Group key → heading. A group is one theorem of the exported document (its entries are the
+#: numbered parts). Add a group here before using it in an entry.
+GROUPS: dict[str, str] = {
+    "degree": "Degree argument",
+    "linearisation": "Linearisation at the origin",
+    "even_parity": "Even activations",
+    "odd_linear_parity": "Odd-linear activations: the S-condition",
+}
+
+#: The notation every entry uses, stated once at the top of an export.
+NOTATION = (
+    r"For $d, n\in\mathbb{N}$, an ungated block of width $n$ with activation "
+    r"$\sigma\colon\mathbb{R}\to\mathbb{R}$ is "
+    r"$B_W(x) = W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x)$ with "
+    r"$W = (W_{\mathrm{down}}, W_{\mathrm{up}})\in\mathbb{R}^{d\times n}\times"
+    r"\mathbb{R}^{n\times d}$, $\sigma$ applied entrywise; a gated block with gate $g$ is "
+    r"$B_W(x) = W_{\mathrm{down}}\bigl(g(W_{\mathrm{gate}}x)\odot W_{\mathrm{val}}x\bigr)$ "
+    r"with $W = (W_{\mathrm{down}}, W_{\mathrm{gate}}, W_{\mathrm{val}})$. "
+    r"A block $B_W$ absorbs the skip $A\in\mathbb{R}^{d\times d}$ if there are weights $V$ of "
+    r"the same shapes with $Ax + B_W(x) = B_V(x)$ for all $x\in\mathbb{R}^d$. "
+    r"For $S\subseteq\lbrace 1,\dots,n\rbrace$, $D_S\in\mathbb{R}^{n\times n}$ is the diagonal "
+    r"matrix with $(D_S)_{ii} = 1$ for $i\in S$ and $0$ otherwise."
+)
+
+
+@dataclass(frozen=True)
+class LibraryStatement:
+    """One general theorem of the Lean library, as exported.
+
+    ``lean`` is the name inside ``namespace SkipAbsorption``; ``group`` a key of
+    :data:`GROUPS`; ``paper`` the paper's result (``None`` when it is not in the paper);
+    ``hypotheses`` are read "if …, and …", ``conclusion`` "then …" (the hypotheses on the
+    activation; the conclusion quantifies over the dimensions, skips and weights).
+    """
+
+    lean: str
+    group: str
+    paper: str | None
+    hypotheses: tuple[str, ...]
+    conclusion: str
+
+    @property
+    def full_name(self) -> str:
+        return f"{library.NAMESPACE}.{self.lean}"
+
+    @property
+    def label(self) -> str:
+        return "thm:lib-" + self.lean.replace("_", "-")
+
+    @property
+    def sentence(self) -> str:
+        """The statement as one sentence: "If H1, and H2, then C."."""
+        if not self.hypotheses:
+            return self.conclusion[:1].upper() + self.conclusion[1:] + "."
+        return f"If {', and '.join(self.hypotheses)}, then {self.conclusion}."
+
+    def to_dict(self) -> dict:
+        return {"lean_name": self.full_name, "group": self.group, "paper": self.paper,
+                "label": self.label, "hypotheses": list(self.hypotheses),
+                "conclusion": self.conclusion, "statement": self.sentence}
+
+
+_HOM_SIGMA = (r"for some $k\in\mathbb{N}$ with $k\neq 1$, $\sigma(tz) = t^k\sigma(z)$ for all "
+              r"$t > 0$ and $z\in\mathbb{R}$ ($\sigma$ is positively homogeneous of degree $k$)")
+_HOM_GATE = (r"for some $m\in\mathbb{N}$ with $m\neq 0$, $g(tz) = t^m g(z)$ for all $t > 0$ "
+             r"and $z\in\mathbb{R}$ (so the block is positively homogeneous of degree "
+             r"$m + 1\neq 1$)")
+_LITTLE_O = r"$\sigma(z) = o(z)$ as $z\to 0$"
+_TENDSTO = r"$g(z)\to 0$ as $z\to 0$"
+_EVEN = r"$\sigma(-z) = \sigma(z)$ for all $z\in\mathbb{R}$ ($\sigma$ is even)"
+_STACKS = (r"for $d\geq 1$ and all blocks $B_{W^{(1)}},\dots,B_{W^{(L)}}$ ($L\geq 0$) and "
+           r"$B_{V^{(1)}},\dots,B_{V^{(L')}}$ ($L'\geq 1$) of width $n$ with {what}, the "
+           r"composition of the residual blocks $x\mapsto x + B_{W^{(\ell)}}(x)$ differs from "
+           r"the composition of the blocks $B_{V^{(\ell)}}$")
+
+LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
+    LibraryStatement(
+        "not_absorbable_of_posHomogeneous", "degree", "Prop 5", (_HOM_SIGMA,),
+        r"for all $d, n$, no ungated block with activation $\sigma$ absorbs a skip "
+        r"$A\neq 0$"),
+    LibraryStatement(
+        "not_gatedAbsorbable_of_posHomogeneous", "degree", "Prop 5", (_HOM_GATE,),
+        r"for all $d, n$, no gated block with gate $g$ absorbs a skip $A\neq 0$"),
+    LibraryStatement(
+        "isLittleO_of_posHomogeneous", "linearisation", "Cor 7",
+        (r"for some $k\in\mathbb{N}$ with $k > 1$, $\sigma(tz) = t^k\sigma(z)$ for all $t > 0$ "
+         r"and $z\in\mathbb{R}$",),
+        r"$\sigma(z) = o(z)$ as $z\to 0$"),
+    LibraryStatement(
+        "not_absorbable_of_isLittleO", "linearisation", "Prop 6", (_LITTLE_O,),
+        r"for $d\geq 1$, no ungated block with activation $\sigma$ absorbs the identity "
+        r"skip $A = I_d$"),
+    LibraryStatement(
+        "not_absorbable_of_isLittleO_of_isUnit", "linearisation", "Prop 6 and Lemma 4",
+        (_LITTLE_O,),
+        r"for $d\geq 1$, no ungated block with activation $\sigma$ absorbs an invertible "
+        r"skip $A$"),
+    LibraryStatement(
+        "not_mlpStack_eq_of_isLittleO", "linearisation", "Cor 7", (_LITTLE_O,),
+        _STACKS.replace("{what}", r"activation $\sigma$")),
+    LibraryStatement(
+        "not_gatedAbsorbable_of_tendsto", "linearisation", "Prop 6", (_TENDSTO,),
+        r"for $d\geq 1$, no gated block with gate $g$ absorbs the identity skip $A = I_d$"),
+    LibraryStatement(
+        "not_gatedAbsorbable_of_tendsto_of_isUnit", "linearisation", "Prop 6 and Lemma 4",
+        (_TENDSTO,),
+        r"for $d\geq 1$, no gated block with gate $g$ absorbs an invertible skip $A$"),
+    LibraryStatement(
+        "not_gatedMlpStack_eq_of_tendsto", "linearisation", "Cor 7", (_TENDSTO,),
+        _STACKS.replace("{what}", r"gate $g$")),
+    LibraryStatement(
+        "not_absorbable_of_even", "even_parity", None, (_EVEN,),
+        r"for $d\geq 1$, no ungated block with activation $\sigma$ absorbs the identity "
+        r"skip $A = I_d$"),
+    LibraryStatement(
+        "not_absorbable_of_even_of_ne_zero", "even_parity", None, (_EVEN,),
+        r"for all $d, n$, no ungated block with activation $\sigma$ absorbs a skip "
+        r"$A\neq 0$"),
+    LibraryStatement(
+        "absorbable_of_sCondition", "odd_linear_parity", "Thm 8 and Thm 10, sufficiency",
+        (r"$\sigma(z) - \sigma(-z) = c\,z$ for all $z\in\mathbb{R}$, with $c\neq 0$",
+         r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{1}{c}\,I_d$"),
+        r"the ungated block $B_W$ with activation $\sigma$ absorbs the identity skip: "
+        r"$V_{\mathrm{down}} = W_{\mathrm{down}}$ with $V_{\mathrm{up}}$ equal to "
+        r"$W_{\mathrm{up}}$ with the rows in $S$ negated gives $x + B_W(x) = B_V(x)$"),
+)
+
+BY_NAME: dict[str, LibraryStatement] = {s.full_name: s for s in LIBRARY_STATEMENTS}
+
+
+#: Where a catalog family's Lean definition is not the SymPy expression (no ``rfl`` bridge
+#: theorem ties them), keyed by the library definition; LaTeX text as above.
+DEFINITION_NOTES: dict[str, str] = {
+    "gelu": (
+        r"In Lean, this activation is $z\,\Phi(z)$ with $\Phi$ the cumulative distribution "
+        r"function of the standard normal law, as Mathlib defines it "
+        r"(cdf (gaussianReal 0 1)). The SymPy catalog writes "
+        r"$\Phi(z) = \tfrac12\bigl(1 + \operatorname{erf}(z/\sqrt{2})\bigr)$: a standard "
+        r"identity that is not proved in the Lean library (Mathlib has no erf), so no Lean "
+        r"theorem ties the two forms."),
+}
+
+GENERIC_DEFINITION_NOTE = (
+    r"The Lean library defines this activation itself; no Lean theorem ties that definition "
+    r"to the SymPy expression shown.")
+
+
+def definition_note(library_definition: str | None, has_bridge: bool) -> str | None:
+    """The note for a family whose Lean definition differs from the SymPy one (else None)."""
+    if library_definition is None or has_bridge:
+        return None
+    return DEFINITION_NOTES.get(library_definition, GENERIC_DEFINITION_NOTE)

@@ -1,0 +1,280 @@
+"""Every failure is one line with the documented exit code (issue 11, §3)."""
+
+import json
+import os
+import shutil
+import signal
+import stat
+import subprocess
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from leanbridge import generate as generated_files
+from leanbridge.atomic import atomic_write
+from leanbridge.cli import EXIT_INTERRUPTED, find_project, main
+
+ROOT = Path(__file__).resolve().parents[1]
+LEAN = ROOT / "lean"
+UNWRITABLE = "/proc/leanbridge-nowhere/out.txt"   # no one, not even root, creates files there
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+def one_line_exit_2(result, message):
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.fixture
+def project(tmp_path):
+    target = tmp_path / "lean"
+    shutil.copytree(LEAN, target, ignore=shutil.ignore_patterns(".lake", "build"))
+    return target
+
+
+def _snapshot(directory: Path) -> dict[str, bytes]:
+    return {p.relative_to(directory).as_posix(): p.read_bytes()
+            for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
+@contextmanager
+def read_only(directory: Path):
+    """Make ``directory`` unwritable, also for root (chattr +i), else by its mode bits."""
+    if shutil.which("chattr") and subprocess.run(["chattr", "+i", str(directory)],
+                                                 capture_output=True).returncode == 0:
+        try:
+            yield
+        finally:
+            subprocess.run(["chattr", "-i", str(directory)], capture_output=True)
+        return
+    if os.geteuid() == 0:
+        pytest.skip("running as root without chattr: no way to make a directory read-only")
+    mode = directory.stat().st_mode
+    directory.chmod(0o555)
+    try:
+        yield
+    finally:
+        directory.chmod(mode)
+
+
+# -- unwritable outputs: checked before the work, exit 2 ----------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["graph", "--project", str(LEAN), "--out", "/"], "--out: / is a directory"),
+    (["graph", "--project", str(LEAN), "--out", UNWRITABLE], "is not writable"),
+    (["export", "--project", str(LEAN), "--format", "json", "--out", UNWRITABLE],
+     "is not writable"),
+    (["check", "--project", str(LEAN), "--json", "/"], "--json: / is a directory"),
+    (["check", "--project", str(LEAN), "--junit", UNWRITABLE], "--junit: cannot write"),
+])
+def test_unwritable_output_is_refused_before_the_work(args, message):
+    started = time.monotonic()
+    result = run(*args)
+    one_line_exit_2(result, message)
+    assert result.stdout == ""          # check: no table, nothing ran
+    assert time.monotonic() - started < 5
+
+
+def test_generate_into_a_read_only_project_writes_nothing(project):
+    (project / generated_files.FAMILIES_DIR / "Relu2.lean").unlink()
+    before = _snapshot(project)
+    with read_only(project / generated_files.FAMILIES_DIR):
+        result = run("generate", "--project", str(project))
+    one_line_exit_2(result, "cannot write the generated files")
+    assert _snapshot(project) == before
+
+
+def test_generate_user_family_into_a_read_only_project(project):
+    with read_only(project / generated_files.FAMILIES_DIR):
+        result = run("generate", "--project", str(project), "--expr", "Max(z,0)**3",
+                     "--name", "cube")
+    one_line_exit_2(result, "is not writable")
+    assert not (project / generated_files.FAMILIES_DIR / "Cube.lean").exists()
+
+
+# -- generate: all or nothing ------------------------------------------------------------------
+
+def _stale_relu2(project: Path) -> str:
+    """Rewrite Relu2.lean as an intact but out-of-date generated file; return its text."""
+    path = project / generated_files.FAMILIES_DIR / "Relu2.lean"
+    header = generated_files.parse_header(path.read_text(encoding="utf-8"))
+    old = generated_files.GeneratedFile(path.relative_to(project).as_posix(), header.template,
+                                        header.source, "-- an older rendering\n")
+    path.write_text(old.text, encoding="utf-8")
+    return old.text
+
+
+@pytest.mark.parametrize("phase", ["staging", "renaming"])
+def test_generate_is_all_or_nothing_when_the_index_write_fails(project, monkeypatch, phase):
+    old_relu2 = _stale_relu2(project)
+    (project / generated_files.FAMILIES_DIR / "Relu3.lean").unlink()
+    (project / generated_files.INDEX_PATH).unlink()
+    before = _snapshot(project)
+    index = (project / generated_files.INDEX_PATH).resolve()
+    if phase == "staging":
+        real = generated_files.write_temporary
+
+        def failing(target, text):
+            if Path(target).resolve() == index:
+                raise OSError(28, "No space left on device", str(target))
+            return real(target, text)
+        monkeypatch.setattr(generated_files, "write_temporary", failing)
+    else:
+        real_replace = os.replace
+
+        def failing_replace(source, target):
+            if Path(target).resolve() == index:
+                raise OSError(28, "No space left on device", str(target))
+            return real_replace(source, target)
+        monkeypatch.setattr(generated_files.os, "replace", failing_replace)
+    result = run("generate", "--project", str(project))
+    one_line_exit_2(result, "nothing was written")
+    assert _snapshot(project) == before
+    assert (project / generated_files.FAMILIES_DIR / "Relu2.lean").read_text() == old_relu2
+    leftovers = [p for p in project.rglob("*.tmp")]
+    assert leftovers == []
+
+
+# -- the atomic writer respects the umask ------------------------------------------------------
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_atomic_write_respects_the_umask(tmp_path, umask, mode):
+    previous = os.umask(umask)
+    try:
+        atomic_write(tmp_path / "new.txt", "x")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == mode
+
+
+def test_atomic_write_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    target = tmp_path / "report.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    atomic_write(target, "new")
+    assert target.read_text() == "new" and stat.S_IMODE(target.stat().st_mode) == 0o640
+
+
+def test_generated_files_are_world_readable(project):
+    (project / generated_files.FAMILIES_DIR / "Relu2.lean").unlink()
+    previous = os.umask(0o022)
+    try:
+        assert run("generate", "--project", str(project)).exit_code == 0
+    finally:
+        os.umask(previous)
+    mode = stat.S_IMODE((project / generated_files.FAMILIES_DIR / "Relu2.lean").stat().st_mode)
+    assert mode == 0o644
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------------
+
+def test_keyboard_interrupt_exits_130(monkeypatch):
+    import leanbridge.cli as cli
+
+    def interrupted(family):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "analyse", interrupted)
+    result = run("analyse", "relu")
+    assert result.exit_code == EXIT_INTERRUPTED == 130
+    assert "Aborted!" not in result.output and "Traceback" not in result.stderr
+    assert "Interrupted" in result.stderr
+
+
+def test_ctrl_c_on_a_real_process_exits_130_and_writes_nothing(project):
+    before = _snapshot(project)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "leanbridge", "generate", "--project", str(project), "--expr",
+         "exp(exp(exp(exp(exp(exp(exp(exp(exp(exp(z))))))))))", "--name", "tower",
+         "--time-budget", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    time.sleep(4)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert "Traceback" not in stderr and "Aborted!" not in stderr
+    assert _snapshot(project) == before
+
+
+# -- huge and deep expressions -----------------------------------------------------------------
+
+@pytest.mark.parametrize("expr, message", [
+    ("+".join(f"z**{i}" for i in range(1, 2001)), "expression too long"),
+    ("(" * 200 + "z" + ")" * 200, "nested too deeply"),
+    ("tanh(" * 40 + "z" + ")" * 40, "nested too deeply"),
+    ("+".join(f"z**{i}" for i in range(1, 201)), "expression too large"),
+])
+def test_huge_or_deep_expressions_are_refused_in_one_short_line(expr, message):
+    for command in (["analyse", "--expr", expr], ["generate", "--project", str(LEAN),
+                                                  "--expr", expr, "--name", "huge"]):
+        result = run(*command)
+        one_line_exit_2(result, message)
+        assert len(result.stderr) < 300, "never echo a whole huge expression"
+
+
+def test_slow_analysis_stops_at_the_time_budget():
+    started = time.monotonic()
+    result = run("analyse", "--expr", "exp(exp(exp(exp(exp(exp(exp(exp(exp(exp(z))))))))))",
+                 "--time-budget", "2")
+    one_line_exit_2(result, "did not finish within 2 s")
+    assert time.monotonic() - started < 30
+
+
+def test_long_expression_is_cut_in_human_output():
+    expr = "+".join(f"Max(z,{i})*{i}" for i in range(1, 60))
+    result = run("analyse", "--expr", expr)
+    assert result.exit_code == 0, result.output
+    assert max(len(line) for line in result.output.splitlines()) < 400
+
+
+# -- the Lake project is found by walking up ---------------------------------------------------
+
+@pytest.mark.parametrize("where", [".", "lean", "lean/SkipAbsorption",
+                                   "lean/SkipAbsorption/Families"])
+def test_project_is_found_from_the_working_directory_up(monkeypatch, where):
+    monkeypatch.chdir(ROOT / where)
+    result = run("export", "--format", "json", "relu2")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["lean_toolchain"].startswith("leanprover/lean4:")
+    assert find_project(Path.cwd()) == LEAN.resolve()
+    graph = run("graph", "--check")
+    assert graph.exit_code == 0, graph.output
+
+
+def test_no_project_anywhere_up_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    one_line_exit_2(run("graph", "--check"), "no Lake project in")
+
+
+def test_lake_package_copies_are_skipped(tmp_path):
+    package = tmp_path / "proj" / ".lake" / "packages" / "mathlib"
+    package.mkdir(parents=True)
+    (package / "lakefile.lean").write_text("")
+    (tmp_path / "proj" / "lakefile.toml").write_text("")
+    assert find_project(package) == (tmp_path / "proj").resolve()
+
+
+# -- streams that cannot encode σ ---------------------------------------------------------------
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+@pytest.mark.parametrize("args", [["analyse", "gelu"], ["families"],
+                                  ["analyse", "--expr", "foo(z)"]])
+def test_stream_that_cannot_encode_sigma_falls_back_to_ascii(args, encoding):
+    env = {**os.environ, "PYTHONIOENCODING": encoding, "LC_ALL": "C", "LANG": "C"}
+    completed = subprocess.run([sys.executable, "-m", "leanbridge", *args], env=env,
+                               capture_output=True, cwd=ROOT, timeout=120)
+    assert completed.returncode == (2 if "foo(z)" in args else 0), completed.stderr
+    completed.stdout.decode("ascii")                 # pure ASCII
+    completed.stderr.decode("ascii")
+    assert b"Traceback" not in completed.stderr
+    if args == ["analyse", "gelu"]:
+        assert b"sigma(z) - sigma(-z) = c*z: yes, c = 1" in completed.stdout
+        assert b"GELU (gelu) -- activation sigma" in completed.stdout
