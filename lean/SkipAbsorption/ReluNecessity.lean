@@ -110,6 +110,9 @@ theorem Nondegenerate.inv_mul {A : Matrix (Fin d) (Fin d) ℝ} (hA : IsUnit A.de
     | simp only [Matrix.mul_apply, Matrix.mulVec, dotProduct]
   have e2 : A *ᵥ (A⁻¹ *ᵥ (fun k => Wd k i)) = (fun k => Wd k i) := by
     first
+    | exact (Matrix.mulVec_mulVec (fun k => Wd k i) A A⁻¹).trans
+        ((congrArg (fun M : Matrix (Fin d) (Fin d) ℝ => M *ᵥ (fun k => Wd k i))
+          (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mulVec (fun k => Wd k i)))
     | rw [Matrix.mulVec_mulVec, Matrix.mul_nonsing_inv A hA, Matrix.one_mulVec]
     | simp only [Matrix.mulVec_mulVec, Matrix.mul_nonsing_inv A hA, Matrix.one_mulVec]
   calc (fun k => Wd k i) = A *ᵥ (A⁻¹ *ᵥ (fun k => Wd k i)) := e2.symm
@@ -134,8 +137,8 @@ theorem eq_sum_smul_of_add_sum_smul_neg {ι : Type*} (s : Finset ι) (r : ι →
   first
   | exact add_neg_eq_zero.mp h
   | (funext m
-     have hm := congrFun h m
-     simp only [Pi.add_apply, Pi.neg_apply, Pi.zero_apply] at hm
+     -- coordinatewise: `(w + -S) m = w m + -(S m)` and `(0 : Fin d → ℝ) m = 0` by definition
+     have hm : w m + -((∑ k ∈ s, r k • v k) m) = 0 := congrFun h m
      linarith)
 
 /-! ### Step b: the kink lemma on two families of rows -/
@@ -245,7 +248,7 @@ theorem exists_lineCoef_of_evenPart {Wd Vd : Matrix (Fin d) (Fin n) ℝ}
     rw [Finset.sum_singleton] at hk
     first
     | (rw [abs_one, one_smul] at hk; exact hk)
-    | (rw [abs_of_nonneg (zero_le_one' ℝ), one_smul] at hk; exact hk)
+    | (rw [abs_of_nonneg (zero_le_one : (0 : ℝ) ≤ 1), one_smul] at hk; exact hk)
     | simpa using hk
   have hsub : ∑ k ∈ J, |μ k| • (fun m => Vd m k) = ∑ k, |μ k| • (fun m => Vd m k) :=
     Finset.sum_subset (Finset.subset_univ J) fun k _ hkJ => by
