@@ -52,8 +52,8 @@ variable {d n : ℕ}
 
 /-- Build `Nondegenerate Wd Wu` from its three conditions. -/
 theorem Nondegenerate.intro {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
-    (h1 : ∀ i, Wu i ≠ 0) (h2 : ∀ i j, i ≠ j → ∀ c : ℝ, Wu j ≠ c • Wu i)
-    (h3 : ∀ i, (fun k => Wd k i) ≠ 0) : Nondegenerate Wd Wu :=
+    (h1 : ∀ i : Fin n, Wu i ≠ 0) (h2 : ∀ i j : Fin n, i ≠ j → ∀ c : ℝ, Wu j ≠ c • Wu i)
+    (h3 : ∀ i : Fin n, (fun k : Fin d => Wd k i) ≠ 0) : Nondegenerate Wd Wu :=
   And.intro h1 (And.intro h2 h3)
 
 /-- Nondegenerate weights: every row of `Wu` is nonzero. -/
@@ -239,7 +239,8 @@ theorem exists_lineCoef_of_evenPart {Wd Vd : Matrix (Fin d) (Fin n) ℝ}
   have hk : ∑ i' ∈ ({i} : Finset (Fin n)), |(1 : ℝ)| • (fun m => Wd m i')
       = ∑ k ∈ J, |μ k| • (fun m => Vd m k) :=
     kink_sum_disjSum (fun i' => Wu i') (fun k => Vu k) (fun i' m => Wd m i')
-      (fun k m => Vd m k) hev (hnd.row_ne_zero i) {i} J hs hJ (fun _ => (1 : ℝ)) μ
+      (fun k m => Vd m k) hev (hnd.row_ne_zero i) ({i} : Finset (Fin n)) J hs hJ
+      (fun _ => (1 : ℝ)) μ
       (fun i' hi' => by
         rw [Finset.mem_singleton.mp hi']
         exact (one_smul ℝ (Wu i)).symm)
