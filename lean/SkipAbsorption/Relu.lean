@@ -13,8 +13,10 @@ even part:
 * `relu_eq_half`: hence `relu z = (z + |z|) / 2`.
 
 This file has light imports on purpose: the necessity half of paper Theorem 8
-(`SkipAbsorption.ReluNecessity`) and the generated ReLU family file only need these, not the
-measure theory behind GELU in `SkipAbsorption.Activations` (which imports this file).
+(`SkipAbsorption.ReluNecessity`) only needs these, not the measure theory behind GELU in
+`SkipAbsorption.Activations` (which imports this file). The generated ReLU family file keeps
+importing `SkipAbsorption.Activations`: its template opens `Filter` and the `Topology` scope,
+which need those heavier imports.
 -/
 
 noncomputable section

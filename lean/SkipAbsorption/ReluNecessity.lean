@@ -169,6 +169,7 @@ theorem kink_sum_disjSum {ι κ : Type*} [Fintype ι] [Fintype κ]
     first
     | exact add_neg_cancel _
     | exact add_neg_eq_zero.mpr rfl
+    | simp
   have hT : ∀ k, k ∈ s.disjSum t ↔ ∃ c : ℝ, Sum.elim U V k = c • p := by
     intro k
     cases k with
@@ -261,8 +262,14 @@ theorem exists_coef_ne_zero {Wd Vd : Matrix (Fin d) (Fin n) ℝ}
     {Wu : Matrix (Fin n) (Fin d) ℝ} (hnd : Nondegenerate Wd Wu) {i : Fin n} {μ : Fin n → ℝ}
     (hcol : (fun m => Wd m i) = ∑ k, |μ k| • (fun m => Vd m k)) : ∃ k, μ k ≠ 0 := by
   have hne : ∑ k, |μ k| • (fun m => Vd m k) ≠ 0 := fun h0 => hnd.col_ne_zero i (hcol.trans h0)
-  obtain ⟨k, _, hk⟩ := Finset.exists_ne_zero_of_sum_ne_zero hne
-  exact ⟨k, fun h0 => hk (by rw [h0, abs_zero, zero_smul])⟩
+  first
+  | (obtain ⟨k, _, hk⟩ := Finset.exists_ne_zero_of_sum_ne_zero hne
+     exact ⟨k, fun h0 => hk (by rw [h0, abs_zero, zero_smul])⟩)
+  | (by_contra hall
+     apply hne
+     refine Finset.sum_eq_zero fun k _ => ?_
+     have h0 : μ k = 0 := Classical.byContradiction fun hk => hall ⟨k, hk⟩
+     rw [h0, abs_zero, zero_smul])
 
 /-- A matching `τ` with `u'_τ(i) = c_i • u_i`, `c_i ≠ 0`, is injective (rows of `Wu` are
 pairwise non-parallel), hence bijective (`Fin n → Fin n`). -/
@@ -442,8 +449,9 @@ theorem exists_sCondition_of_absorbable_relu {Wd : Matrix (Fin d) (Fin n) ℝ}
     ⟨fun i => Classical.choose (hex i), fun i => Classical.choose_spec (hex i)⟩
   have hV : ∀ i, Vu (τ i) = μ i (τ i) • Wu i := fun i => (hμ i).1 (τ i) (hτ i)
   have hbij : Function.Bijective τ := matching_bijective hnd hτ hV
+  have hμ1 : ∀ i k, μ i k ≠ 0 → Vu k = μ i k • Wu i := fun i k hk => (hμ i).1 k hk
   have hzero : ∀ i k, k ≠ τ i → μ i k = 0 :=
-    matching_coef_eq_zero hnd (fun i k hk => (hμ i).1 k hk) hτ hbij.2
+    matching_coef_eq_zero (μ := μ) (τ := τ) hnd hμ1 hτ hbij.2
   have hW : ∀ i m, Wd m i = |μ i (τ i)| * Vd m (τ i) :=
     fun i m => col_entry_eq_of_coef (hμ i).2 (hzero i) m
   -- step d: linear parts

@@ -74,7 +74,9 @@ theorem add_mlp_apply_eq_neg (σ : ℝ → ℝ) {Wd Vd : Matrix (Fin d) (Fin n) 
   have e := add_mlp_apply_eq σ h (-x) m
   rw [sum_mul_dotProduct_neg σ Wd Wu x m, sum_mul_dotProduct_neg σ Vd Vu x m] at e
   -- `(-x) m` is `-(x m)` by definition (`Pi.neg_apply`)
-  exact e
+  first
+  | exact e
+  | (simp only [Pi.neg_apply] at e; exact e)
 
 /-- One block's even part: `∑ W relu(z) + ∑ W relu(-z) = ∑ |z| W`. -/
 theorem sum_relu_add_relu_neg (W : Matrix (Fin d) (Fin n) ℝ) (U : Matrix (Fin n) (Fin d) ℝ)
