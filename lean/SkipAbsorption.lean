@@ -5,6 +5,9 @@ import SkipAbsorption.Degree
 import SkipAbsorption.Linearisation
 import SkipAbsorption.Depth
 import SkipAbsorption.Parity
+import SkipAbsorption.Relu
+import SkipAbsorption.ReluParts
+import SkipAbsorption.ReluNecessity
 import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
@@ -28,6 +31,9 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Depth`: paper Corollary 7 (stacks of residual blocks);
 * `Parity`: even activations, and the sufficiency half of paper Theorems 8/10;
 * `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
+* `Relu`: `relu` and its odd/even parts (`relu z ∓ relu (-z) = z, |z|`);
+* `ReluParts`, `ReluNecessity`: `Nondegenerate` weights and paper Theorem 8 for ReLU as an
+  `iff` (`absorbable_relu_iff`, `absorbable_relu_iff_of_isUnit_det`);
 * `CatalogActivations`: the remaining catalog activations (Leaky ReLU, softplus, GELU-tanh,
   `|z|`, the identity gate of the bilinear GLU) and their premise lemmas;
 * `Kink`: the kink lemma (second difference of `∑ k, |P k ⬝ᵥ x| • a k`), a step of the

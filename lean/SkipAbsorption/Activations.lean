@@ -1,4 +1,5 @@
 import SkipAbsorption.Depth
+import SkipAbsorption.Relu
 import SkipAbsorption.Gaussian
 import Mathlib.Analysis.SpecialFunctions.Sigmoid
 import Mathlib.Probability.CDF
@@ -31,9 +32,6 @@ open Filter Topology Asymptotics ProbabilityTheory
 noncomputable section
 
 namespace SkipAbsorption
-
-/-- ReLU. -/
-def relu (z : ℝ) : ℝ := max z 0
 
 /-- Squared ReLU. -/
 def relu2 (z : ℝ) : ℝ := (max z 0) ^ 2
@@ -88,17 +86,6 @@ theorem relu3_isLittleO : relu3 =o[𝓝 0] (fun z => z) :=
   isLittleO_of_posHomogeneous (by norm_num) relu3_posHomogeneous
 
 /-! ### Odd part `z / 2`: `σ z - σ (-z) = z` -/
-
-/-- ReLU: `relu z - relu (-z) = z`. -/
-theorem relu_sub_relu_neg (z : ℝ) : relu z - relu (-z) = z := by
-  show max z 0 - max (-z) 0 = z
-  rcases le_total z 0 with h | h
-  · have h1 : max z 0 = 0 := max_eq_right h
-    have h2 : max (-z) 0 = -z := max_eq_left (by linarith)
-    linarith
-  · have h1 : max z 0 = z := max_eq_left h
-    have h2 : max (-z) 0 = 0 := max_eq_right (by linarith)
-    linarith
 
 /-- Swish: `swish z - swish (-z) = z`, from `sigmoid (-z) = 1 - sigmoid z`. -/
 theorem swish_sub_swish_neg (z : ℝ) : swish z - swish (-z) = z := by

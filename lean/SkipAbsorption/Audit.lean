@@ -5,6 +5,9 @@ import SkipAbsorption.Degree
 import SkipAbsorption.Linearisation
 import SkipAbsorption.Depth
 import SkipAbsorption.Parity
+import SkipAbsorption.Relu
+import SkipAbsorption.ReluParts
+import SkipAbsorption.ReluNecessity
 import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
@@ -85,6 +88,46 @@ for this.
 #print axioms SkipAbsorption.not_absorbable_of_even
 #print axioms SkipAbsorption.not_absorbable_of_even_of_ne_zero
 #print axioms SkipAbsorption.absorbable_of_sCondition
+
+-- Relu.lean (`relu_sub_relu_neg` moved here from Activations.lean; printed below with those)
+#print axioms SkipAbsorption.relu_add_relu_neg
+#print axioms SkipAbsorption.relu_eq_half
+
+-- ReluParts.lean
+#print axioms SkipAbsorption.mlp_apply_eq_sum
+#print axioms SkipAbsorption.sum_mul_dotProduct_neg
+#print axioms SkipAbsorption.add_mlp_apply_eq
+#print axioms SkipAbsorption.add_mlp_apply_eq_neg
+#print axioms SkipAbsorption.sum_relu_add_relu_neg
+#print axioms SkipAbsorption.sum_relu_sub_relu_neg
+#print axioms SkipAbsorption.relu_evenPart_eq
+#print axioms SkipAbsorption.relu_linearPart_eq
+#print axioms SkipAbsorption.relu_evenPart_eq_vec
+
+-- ReluNecessity.lean (paper Theorem 8, "only if" and iff)
+#print axioms SkipAbsorption.Nondegenerate.intro
+#print axioms SkipAbsorption.Nondegenerate.row_ne_zero
+#print axioms SkipAbsorption.Nondegenerate.row_not_parallel
+#print axioms SkipAbsorption.Nondegenerate.col_ne_zero
+#print axioms SkipAbsorption.Nondegenerate.eq_of_smul_eq_smul
+#print axioms SkipAbsorption.Nondegenerate.inv_mul
+#print axioms SkipAbsorption.sum_smul_neg
+#print axioms SkipAbsorption.eq_sum_smul_of_add_sum_smul_neg
+#print axioms SkipAbsorption.kink_sum_disjSum
+#print axioms SkipAbsorption.exists_lineCoef_of_evenPart
+#print axioms SkipAbsorption.exists_coef_ne_zero
+#print axioms SkipAbsorption.matching_bijective
+#print axioms SkipAbsorption.matching_coef_eq_zero
+#print axioms SkipAbsorption.col_entry_eq_of_coef
+#print axioms SkipAbsorption.selector_mulVec_apply
+#print axioms SkipAbsorption.neg_one_matrix_mulVec
+#print axioms SkipAbsorption.sign_sum_split
+#print axioms SkipAbsorption.sCondition_of_matching
+#print axioms SkipAbsorption.exists_sCondition_of_absorbable_relu
+#print axioms SkipAbsorption.neg_inv_one_smul_one
+#print axioms SkipAbsorption.absorbable_relu_iff
+#print axioms SkipAbsorption.inv_mul_selector_eq_neg_one_iff
+#print axioms SkipAbsorption.absorbable_relu_iff_of_isUnit_det
 
 -- Gaussian.lean
 #print axioms SkipAbsorption.cdf_gaussianReal_neg

@@ -52,3 +52,26 @@ def GatedAbsorbable (g : ℝ → ℝ) (A : Matrix (Fin d) (Fin d) ℝ) (Wd : Mat
 end SkipAbsorption
 
 end
+
+/-! ### Nondegenerate weights (paper D5, as reconstructed) -/
+
+namespace SkipAbsorption
+
+variable {d n : ℕ}
+
+/-- **Nondegenerate weights** (paper definition D5 as reconstructed in `paper.md`; the paper's
+own wording of D5 is not reproduced verbatim): with rows `u_i = Wu i` of `Wu` and columns
+`w_i = fun k => Wd k i` of `Wd`,
+
+1. every row `u_i` is nonzero;
+2. no two rows are parallel: `u_j ≠ c • u_i` for `i ≠ j` and every real `c`;
+3. every column `w_i` is nonzero.
+
+A conjunction in this order; `ReluNecessity.lean` gives named accessors
+(`Nondegenerate.row_ne_zero`, `Nondegenerate.row_not_parallel`,
+`Nondegenerate.col_ne_zero`) and the constructor `Nondegenerate.intro`. -/
+def Nondegenerate (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) : Prop :=
+  (∀ i : Fin n, Wu i ≠ 0) ∧ (∀ i j : Fin n, i ≠ j → ∀ c : ℝ, Wu j ≠ c • Wu i) ∧
+    (∀ i : Fin n, (fun k : Fin d => Wd k i) ≠ 0)
+
+end SkipAbsorption
