@@ -10,6 +10,7 @@ import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
+import SkipAbsorption.Beyond
 
 /-!
 # SkipAbsorption
@@ -27,6 +28,9 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
 * `CatalogActivations`: the remaining catalog activations (Leaky ReLU, softplus, GELU-tanh,
   `|z|`, the identity gate of the bilinear GLU) and their premise lemmas;
+* `Beyond` (**beyond the paper**, issue 13): depth results of the research note
+  `deep-stacks.md` — narrow ReLU blocks are not injective, contracting residual stacks are
+  (Theorem B′), and the complete answer on the line, `d = 1` (Theorem A);
 * `Audit`: `#print axioms` for every theorem.
 
 `SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from
