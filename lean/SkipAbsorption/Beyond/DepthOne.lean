@@ -170,7 +170,7 @@ theorem scalarReluBlock_two_apply (a b x : ℝ) :
         + (![a, b] : Fin 2 → ℝ) 1 * relu ((![1, -1] : Fin 2 → ℝ) 1 * x) := by
     first
       | exact Fin.sum_univ_two _
-      | (unfold scalarReluBlock; rw [Fin.sum_univ_two])
+      | (unfold scalarReluBlock; rw [Fin.sum_univ_two]; done)
       | simp only [scalarReluBlock, Fin.sum_univ_two]
   rw [hsum, e0, e1, f0, f1, one_mul, neg_one_mul]
 
@@ -190,12 +190,13 @@ theorem scalarReluBlock_id_apply (x : ℝ) : scalarReluBlock ![1, -1] ![1, -1] x
   have h := relu_sub_relu_neg x
   linarith
 
-/-- **Beyond the paper (issue 13).** A width-1 block: `scalarReluBlock v u x = v 0 * relu (u 0 * x)`. -/
+/-- **Beyond the paper (issue 13).** A width-1 block:
+`scalarReluBlock v u x = v 0 * relu (u 0 * x)`. -/
 theorem scalarReluBlock_one_apply (v u : Fin 1 → ℝ) (x : ℝ) :
     scalarReluBlock v u x = v 0 * relu (u 0 * x) := by
   first
     | exact Fin.sum_univ_one _
-    | (unfold scalarReluBlock; rw [Fin.sum_univ_one])
+    | (unfold scalarReluBlock; rw [Fin.sum_univ_one]; done)
     | simp only [scalarReluBlock, Fin.sum_univ_one]
 
 /-- **Beyond the paper (issue 13).** A map of the line vanishes on a closed half-line:
@@ -205,8 +206,13 @@ def VanishesOnHalfLine (f : ℝ → ℝ) : Prop :=
 
 /-- **Beyond the paper (issue 13).** A map vanishing on a half-line vanishes at `0` (both
 half-lines contain `0`). -/
-theorem VanishesOnHalfLine.apply_zero {f : ℝ → ℝ} (h : VanishesOnHalfLine f) : f 0 = 0 :=
-  Or.elim h (fun h1 => h1 0 le_rfl) (fun h2 => h2 0 le_rfl)
+theorem VanishesOnHalfLine.apply_zero {f : ℝ → ℝ} (h : VanishesOnHalfLine f) : f 0 = 0 := by
+  first
+    | exact Or.elim h (fun h1 => h1 0 le_rfl) (fun h2 => h2 0 le_rfl)
+    | (unfold VanishesOnHalfLine at h
+       rcases h with h1 | h1
+       · exact h1 0 le_rfl
+       · exact h1 0 le_rfl)
 
 /-- **Beyond the paper (issue 13).** A width-1 ReLU block on the line vanishes on a half-line:
 on `x ≤ 0` if `u 0 ≥ 0`, on `x ≥ 0` if `u 0 ≤ 0`. -/

@@ -90,7 +90,7 @@ theorem card_filter_pos_add_card_filter_not_pos {m : ℕ} (a : Fin m → ℝ) :
   have h2 : (Finset.univ : Finset (Fin m)).card = m := by
     first
       | exact Finset.card_fin m
-      | (rw [Finset.card_univ, Fintype.card_fin])
+      | (rw [Finset.card_univ, Fintype.card_fin]; done)
       | simp
   exact h1.trans h2
 
@@ -112,7 +112,7 @@ theorem exists_ne_zero_mulVec_eq_zero_of_card_lt {ι : Type*} [Fintype ι] {d : 
            | simpa using h
        have hker : LinearMap.ker (Matrix.mulVecLin W) ≠ ⊥ :=
          LinearMap.ker_ne_bot_of_finrank_lt hdim
-       obtain ⟨z, hzk, hz0⟩ : ∃ z, z ∈ LinearMap.ker (Matrix.mulVecLin W) ∧ z ≠ 0 := by
+       obtain ⟨z, hzk, hz0⟩ : ∃ z : Fin d → ℝ, z ∈ LinearMap.ker (Matrix.mulVecLin W) ∧ z ≠ 0 := by
          first
            | exact Submodule.exists_mem_ne_zero_of_ne_bot hker
            | (obtain ⟨z, hzk, hz0⟩ := (Submodule.ne_bot_iff _).mp hker
@@ -144,7 +144,8 @@ theorem exists_ne_zero_mulVec_eq_zero_of_card_lt {ι : Type*} [Fintype ι] {d : 
               show (if hi : ((Fintype.equivFin ι) j).val < Fintype.card ι then
                   W ((Fintype.equivFin ι).symm ⟨((Fintype.equivFin ι) j).val, hi⟩) k else 0)
                 = W j k
-              rw [dif_pos ((Fintype.equivFin ι) j).isLt, Fin.eta, Equiv.symm_apply_apply])
+              rw [dif_pos ((Fintype.equivFin ι) j).isLt, Fin.eta, Equiv.symm_apply_apply]
+              done)
            | simp [((Fintype.equivFin ι) j).isLt]
        have h0 := congrFun hMv ⟨((Fintype.equivFin ι) j).val, hj⟩
        simp only [Matrix.mulVec, dotProduct, hrow, Pi.zero_apply] at h0
@@ -217,7 +218,8 @@ theorem not_injective_mlp_relu_of_kernel {d n' : ℕ} (V : Matrix (Fin d) (Fin n
         | (simp only [Function.comp_apply, Matrix.mulVec]; exact hunit j)
     first
       | (show V *ᵥ (relu ∘ (U *ᵥ (R • y + z))) = V *ᵥ (relu ∘ (U *ᵥ (R • y)))
-         rw [hcomp])
+         rw [hcomp]
+         done)
       | simp only [mlp, hcomp]
   have heq : R • y + z = R • y := hinj hmlp
   apply hz
@@ -285,8 +287,8 @@ theorem eq_of_add_eq_add_of_lipschitzWith {E : Type*} [NormedAddCommGroup E] {K 
       _ = f y - f x := by abel
   have hd : dist x y = dist (f y) (f x) := by
     first
-      | rw [dist_eq_norm, dist_eq_norm, hxy]
-      | rw [dist_eq_norm_sub, dist_eq_norm_sub, hxy]
+      | (rw [dist_eq_norm, dist_eq_norm, hxy]; done)
+      | (rw [dist_eq_norm_sub, dist_eq_norm_sub, hxy]; done)
   have hL : dist (f y) (f x) ≤ K * dist y x := hf.dist_le_mul y x
   rw [dist_comm y x] at hL
   have hle : dist x y ≤ K * dist x y := by

@@ -1,6 +1,7 @@
 import SkipAbsorption.Depth
 import SkipAbsorption.Beyond.Injective
 import SkipAbsorption.Beyond.DepthOne
+import Mathlib.Tactic.Ring
 
 /-!
 # Beyond the paper: deep residual ReLU stacks against residual-free stacks
@@ -82,7 +83,8 @@ theorem plainStack_append_singleton (g : E → E) :
   | h :: gs, x => by
     first
       | (rw [List.cons_append, plainStack_cons, plainStack_cons,
-          plainStack_append_singleton g gs x])
+          plainStack_append_singleton g gs x]
+         done)
       | (show h (plainStack (gs ++ [g]) x) = h (plainStack gs (g x))
          rw [plainStack_append_singleton g gs x])
 
@@ -176,10 +178,10 @@ theorem resStack_posHomogeneous :
       (fun g hg => hfs g (List.mem_cons.mpr (Or.inr hg))) t ht x
     rw [resStack_cons, resStack_cons, ih, hf t ht]
     first
-      | ring
+      | ring1
       | (show t * resStack fs x + t * f (resStack fs x)
             = t * (resStack fs x + f (resStack fs x))
-         ring)
+         ring1)
       | exact (mul_add t _ _).symm
 
 /-- **Beyond the paper (issue 13).** A plain stack of positively homogeneous maps of the line
@@ -231,7 +233,7 @@ theorem exists_plainStack_width_two_succ {F : ℝ → ℝ}
     obtain ⟨gs, hlen, hblk, hval⟩ := ih
     refine ⟨scalarReluBlock ![1, -1] ![1, -1] :: gs, ?_, ?_, ?_⟩
     · first
-        | (rw [List.length_cons, hlen])
+        | (rw [List.length_cons, hlen]; done)
         | (show gs.length + 1 = k + 1 + 1
            rw [hlen])
     · intro g hg
@@ -313,7 +315,7 @@ theorem exists_plainStack_width_one_relu (a : ℝ) :
     obtain ⟨gs, hlen, hblk, hval⟩ := ih
     refine ⟨scalarReluBlock (fun _ => 1) (fun _ => 1) :: gs, ?_, ?_, ?_⟩
     · first
-        | (rw [List.length_cons, hlen])
+        | (rw [List.length_cons, hlen]; done)
         | (show gs.length + 1 = k + 1 + 1
            rw [hlen])
     · intro g hg
@@ -351,7 +353,7 @@ theorem exists_plainStack_width_one_of_vanishesOnHalfLine {F : ℝ → ℝ}
     obtain ⟨gs, hlen, hblk, hval⟩ := exists_plainStack_width_one_relu (u 0) k
     refine ⟨scalarReluBlock (fun _ => v 0) (fun _ => 1) :: gs, ?_, ?_, ?_⟩
     · first
-        | (rw [List.length_cons, hlen])
+        | (rw [List.length_cons, hlen]; done)
         | (show gs.length + 1 = k + 1 + 1
            rw [hlen])
     · intro g hg
