@@ -16,6 +16,7 @@ import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
+import SkipAbsorption.Beyond
 
 /-!
 # SkipAbsorption
@@ -41,6 +42,9 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Rank`: the rank bound `d ≤ |S|` for the S-condition (`card_le_of_sCondition`);
 * `MeasureZero`: paper Corollary 11, one side: for fixed `Wu`, the `Wd` satisfying the
   S-condition for some `S` form a Lebesgue-null set (`volume_sCondition_eq_zero`);
+* `Beyond` (**beyond the paper**, issue 13): depth results of the research note
+  `deep-stacks.md` — narrow ReLU blocks are not injective, contracting residual stacks are
+  (Theorem B′), and the complete answer on the line, `d = 1` (Theorem A);
 * `Audit`: `#print axioms` for every theorem.
 
 `SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from

@@ -53,6 +53,9 @@ PUBLIC_DEFS = [
     "geluTanh",
     "absAct",
     "identityGate",
+    # Beyond the paper (issue 13): blocks on the line
+    "scalarReluBlock",
+    "VanishesOnHalfLine",
 ]
 
 PUBLIC_THEOREMS = [
@@ -95,6 +98,14 @@ PUBLIC_THEOREMS = [
     "absAct_neg",
     "identityGate_posHomogeneous",
     "identityGate_tendsto_zero",
+    # Beyond the paper (issue 13): Theorems B' and A of deep-stacks.md
+    "not_injective_mlp_relu_of_lt_two_mul",
+    "injective_add_of_lipschitzWith",
+    "injective_resStack",
+    "resStack_ne_plainStack_of_lt_two_mul",
+    "eq_relu_add_relu_neg_of_posHomogeneous",
+    "resStack_eq_plainStack_width_two",
+    "resStack_eq_plainStack_width_one_iff",
 ]
 
 DECL_RE = re.compile(

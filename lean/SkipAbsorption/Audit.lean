@@ -14,6 +14,7 @@ import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
 import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
+import SkipAbsorption.Beyond
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -188,3 +189,47 @@ for this.
 #print axioms SkipAbsorption.neg_one_matrix_ne_zero
 #print axioms SkipAbsorption.volume_sCondition_single_eq_zero
 #print axioms SkipAbsorption.volume_sCondition_eq_zero
+-- Beyond the paper (issue 13): Beyond/Injective.lean
+#print axioms SkipAbsorption.exists_dotProduct_row_ne_zero
+#print axioms SkipAbsorption.card_filter_pos_add_card_filter_not_pos
+#print axioms SkipAbsorption.exists_ne_zero_mulVec_eq_zero_of_card_lt
+#print axioms SkipAbsorption.exists_ne_zero_forall_mem_dotProduct_eq_zero
+#print axioms SkipAbsorption.not_injective_mlp_relu_of_kernel
+#print axioms SkipAbsorption.not_injective_mlp_relu_of_lt_two_mul
+#print axioms SkipAbsorption.eq_of_add_eq_add_of_lipschitzWith
+#print axioms SkipAbsorption.injective_add_of_lipschitzWith
+
+-- Beyond the paper (issue 13): Beyond/DepthOne.lean
+#print axioms SkipAbsorption.mlp_fin_one_apply
+#print axioms SkipAbsorption.mlp_relu_fin_one_apply
+#print axioms SkipAbsorption.relu_mul_of_pos
+#print axioms SkipAbsorption.relu_relu
+#print axioms SkipAbsorption.scalarReluBlock_posHomogeneous
+#print axioms SkipAbsorption.eq_relu_add_relu_neg_of_posHomogeneous
+#print axioms SkipAbsorption.scalarReluBlock_two_apply
+#print axioms SkipAbsorption.eq_scalarReluBlock_two_of_posHomogeneous
+#print axioms SkipAbsorption.scalarReluBlock_id_apply
+#print axioms SkipAbsorption.scalarReluBlock_one_apply
+#print axioms SkipAbsorption.VanishesOnHalfLine.apply_zero
+#print axioms SkipAbsorption.vanishesOnHalfLine_scalarReluBlock_one
+#print axioms SkipAbsorption.exists_scalarReluBlock_one_of_vanishesOnHalfLine
+
+-- Beyond the paper (issue 13): Beyond/Stacks.lean
+#print axioms SkipAbsorption.plainStack_append_singleton
+#print axioms SkipAbsorption.injective_resStack
+#print axioms SkipAbsorption.not_injective_plainStack_append
+#print axioms SkipAbsorption.exists_ne_plainStack_append_of_injective
+#print axioms SkipAbsorption.exists_resStack_ne_plainStack_of_not_injective
+#print axioms SkipAbsorption.exists_ne_plainStack_of_injective_of_lt_two_mul
+#print axioms SkipAbsorption.resStack_ne_plainStack_of_lt_two_mul
+#print axioms SkipAbsorption.resStack_posHomogeneous
+#print axioms SkipAbsorption.plainStack_posHomogeneous
+#print axioms SkipAbsorption.posHomogeneous_of_mem_scalarReluBlocks
+#print axioms SkipAbsorption.exists_plainStack_width_two_succ
+#print axioms SkipAbsorption.exists_plainStack_width_two
+#print axioms SkipAbsorption.resStack_eq_plainStack_width_two
+#print axioms SkipAbsorption.vanishesOnHalfLine_plainStack
+#print axioms SkipAbsorption.exists_plainStack_width_one_relu
+#print axioms SkipAbsorption.exists_plainStack_width_one_of_vanishesOnHalfLine
+#print axioms SkipAbsorption.exists_plainStack_width_one_iff
+#print axioms SkipAbsorption.resStack_eq_plainStack_width_one_iff
