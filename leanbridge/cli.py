@@ -221,7 +221,7 @@ def generate(project_path: str, check_only: bool, expr_text: str | None,
     try:
         if expr_text is not None:
             outputs = [generate_files.user_output(
-                generate_files.user_family(expr_text, user_name, gated))]
+                generate_files.user_family(expr_text, user_name, gated, project=project))]
         else:
             if gated:
                 raise InputError("--gated applies to --expr only")

@@ -293,8 +293,6 @@ def _head(premise: PremiseRef, *more: PremiseHypothesis | None) -> tuple[str, tu
     those hypotheses for `Declaration.premise_hypotheses`."""
     hypotheses = tuple(h for h in (premise.hypothesis, *more) if h is not None)
     head = " {d n : ℕ}" + "".join(f"\n    {h.binder_text}" for h in hypotheses)
-    if hypotheses:
-        head += "\n   "
     return head, hypotheses
 
 
@@ -302,6 +300,8 @@ def _theorem(name: str, argument: str, premise: PremiseRef, body: str, proof: st
              general: str, paper: str | None, *extra_uses: str,
              nonzero: PremiseHypothesis | None = None) -> Declaration:
     head, hypotheses = _head(premise, nonzero)
+    if hypotheses and not body.startswith("\n"):
+        head += "\n   "
     if hypotheses:
         doc += (" Stated modulo " + ", ".join(f"`{h.binder}`" for h in hypotheses)
                 + ": a premise SymPy verified but no certificate rule proves in Lean.")
@@ -453,7 +453,7 @@ def _odd_theorem(f: FamilyFile_, premise: PremiseRef, c: sp.Expr) -> Declaration
         f"\n    {WD} {WU}\n    (S : Finset (Fin n))\n"
         f"    (hS : {SELECTOR} =\n      -({c_real}⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :\n"
         f"    Absorbable {s} 1 Wd Wu",
-        f"absorbable_of_sCondition {nonzero} {premise.term} Wd Wu S hS",
+        f"absorbable_of_sCondition {nonzero} {premise.term} Wd Wu S hS".replace(" \n", "\n"),
         doc, "absorbable_of_sCondition", "Thm 8/10 (if)", nonzero=hypothesis)
 
 
@@ -471,7 +471,12 @@ def _nonzero(c: sp.Expr, c_real: str) -> tuple[str, PremiseHypothesis | None]:
     if c.is_Rational:
         return "(by norm_num)", None
     if positivity_shape(c) == POS:
-        return "(by positivity)", None
+        return "(by first | positivity | norm_num)", None
+    if positivity_shape(-c) == POS:
+        # c < 0: `positivity` proves 0 < -c as printed, `linarith` turns it into c < 0
+        negated = lean_code(-c)
+        return (f"\n    (by\n      first\n        | (apply ne_of_lt; have h : (0 : ℝ) < {negated} := "
+                "(by positivity); linarith)\n        | norm_num)\n   "), None
     hypothesis = PremiseHypothesis(
         NONZERO_BINDER, "nonzero", f"{c_real} ≠ 0",
         f"c = {sp.sstr(c)} ≠ 0 (SymPy); neither norm_num nor positivity is certified to prove it")

@@ -326,3 +326,50 @@ def test_generate_bad_input_exits_2(project, args, message):
 def test_missing_project_is_a_usage_error(tmp_path):
     result = run("generate", "--project", str(tmp_path / "nowhere"))
     assert result.exit_code == 2 and "no Lake project" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["z", "t", "x", "d", "n", "hd", "ht", "h0", "hc", "hb", "ws",
+                                  "vs", "hvs", "a1", "h2", "hh1", "e", "i"])
+def test_names_the_templates_bind_are_refused(project, name):
+    """A family named like a template binder would be captured (`∀ z, z (t * z) = …`)."""
+    before = sorted(p.name for p in (project / "SkipAbsorption" / "Families").iterdir())
+    result = run("generate", "--project", str(project), "--expr", "Max(z,0)**2", "--name", name)
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert sorted(p.name for p in (project / "SkipAbsorption" / "Families").iterdir()) == before
+
+
+@pytest.mark.parametrize("name, victim", [("relu_2", "Relu2.lean"), ("tanh_", "Tanh.lean"),
+                                          ("relu_", "Relu.lean"), ("gelu__tanh", "GeluTanh.lean"),
+                                          ("leakyrelu", "LeakyRelu.lean"), ("sil_u", "SilU.lean")])
+def test_module_stem_collisions_with_the_catalog_are_refused(project, name, victim):
+    """`relu_2` → `Relu2`: the catalog file would be silently overwritten (issue 9, G8).
+    Stems are compared case-insensitively (`LeakyRelu.lean` is `Leakyrelu.lean` on macOS)."""
+    target = project / "SkipAbsorption" / "Families" / victim
+    before = target.read_text(encoding="utf-8") if target.exists() else None
+    result = run("generate", "--project", str(project), "--expr", "z**2", "--name", name)
+    if name == "sil_u":  # `SilU` vs `Silu`: a case-insensitive collision
+        victim_path = project / "SkipAbsorption" / "Families" / "Silu.lean"
+        assert result.exit_code == 2 and "catalog family 'silu'" in result.stderr
+        assert not target.exists() and victim_path.exists()
+        return
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "catalog family" in result.stderr and "choose another name" in result.stderr
+    assert target.read_text(encoding="utf-8") == before
+    assert all(s.status == OK for s in check(project))
+
+
+def test_module_stem_collisions_with_user_files_are_refused(project):
+    assert run("generate", "--project", str(project), "--expr", "Max(z,0)**3",
+               "--name", "relu_cubed").exit_code == 0
+    clash = run("generate", "--project", str(project), "--expr", "z**2", "--name", "relucubed")
+    assert clash.exit_code == 2 and "holds family 'relu_cubed'" in clash.stderr
+    # the same family may be generated again
+    again = run("generate", "--project", str(project), "--expr", "Max(z,0)**3",
+                "--name", "relu_cubed")
+    assert again.exit_code == 0 and "unchanged" in again.output
+    # a hand-written file with a colliding stem is never overwritten
+    (project / "SkipAbsorption" / "Families" / "Mine.lean").write_text("-- mine\n")
+    mine = run("generate", "--project", str(project), "--expr", "z**2", "--name", "mine")
+    assert mine.exit_code == 2 and "a file leanbridge did not write" in mine.stderr

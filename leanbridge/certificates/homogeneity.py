@@ -30,13 +30,13 @@ from leanbridge.certificates.terms import (
     piecewise_nodes,
     polynomial_in,
     ring_zero,
+    split_lemmas,
     substitute,
 )
 from leanbridge.families import Z
 from leanbridge.lean.printer import LeanPrintError, lean_code
 
 SCALED = "(t * z)"
-SPLIT_LEMMAS = {sp.Abs: "abs_eq_max_neg", sp.Max: "max_def", sp.Min: "min_def"}
 #: Route 2 removes `|t * z|` by these instead of splitting it.
 ABS_LEMMAS = ("abs_mul", "abs_pow", "abs_of_pos ht")
 
@@ -110,13 +110,12 @@ def cases_certificate(expr: sp.Expr, k: int | sp.Expr) -> dict:
             hint_degrees.add(j)
             cases.append({"closer": "nlinarith", "degree": j})
     nodes = piecewise_nodes(expr)
-    split = sorted({SPLIT_LEMMAS[type(n)] for n in nodes if type(n) in SPLIT_LEMMAS},
-                   key=["abs_eq_max_neg", "max_def", "min_def"].index)
+    split = split_lemmas(nodes)
     hints = ["ht", *(f"pow_pos ht {j}" for j in sorted(hint_degrees) if j > 1)]
     closers = ["ring1"]
     if hint_degrees or nodes:
         closers.append(f"nlinarith [{', '.join(hints)}]")
-    return {"split": split, "closers": closers, "cases": cases,
+    return {"split": split, "needs_split": bool(nodes), "closers": closers, "cases": cases,
             "has_nodes": bool(nodes), "identities": identities,
             "route2_abs": [*ABS_LEMMAS] if expr.has(sp.Abs) else []}
 
@@ -158,6 +157,9 @@ def _certify_rpow(expr: sp.Expr, p_total: sp.Expr) -> Certificate:
     base, p = varying[0].base, varying[0].exp
     if not (p.is_Rational and not p.is_Integer and p == p_total):
         raise OutsideFragment(f"the exponent {p} is not the homogeneity degree {p_total}")
+    if abs(p) == sp.Rational(1, 2):
+        raise OutsideFragment("B ^ (1/2) is printed as Real.sqrt, not as Real.rpow: the "
+                              "rpow pattern does not apply")
     if not all(is_constant(f) for f in factors if f is not varying[0]):
         raise OutsideFragment("the coefficient depends on z")
     if isinstance(base, sp.Abs):

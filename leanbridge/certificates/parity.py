@@ -30,6 +30,7 @@ from leanbridge.certificates.terms import (
     piecewise_nodes,
     region,
     ring_view,
+    split_lemmas,
     ring_zero,
     substitute,
 )
@@ -51,7 +52,6 @@ NEG_LEMMAS: dict[type, tuple[str, str]] = {
 }
 #: Route 2 normalises arguments with these before the symmetry lemmas.
 ARGUMENT_LEMMAS = ("mul_neg", "neg_mul", "neg_div", "neg_neg")
-SPLIT_LEMMAS = {sp.Abs: "abs_eq_max_neg", sp.Max: "max_def", sp.Min: "min_def"}
 NEG = "(-z)"
 #: `norm_num` may leave a goal without failing: `done` makes the alternative fail instead.
 _DONE = {"ring1": "", "norm_num": "; done"}
@@ -153,8 +153,7 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
         closers.append("ring1")
         cases.append({"conditions": "none", "closer": "ring1"})
     else:
-        split = sorted({SPLIT_LEMMAS[type(n)] for n in nodes if type(n) in SPLIT_LEMMAS},
-                       key=["abs_eq_max_neg", "max_def", "min_def"].index)
+        split = split_lemmas(nodes)
         right = branches(body)
         left = [substitute(b, {Z: -Z}) for b in right]
         left = [type(b)(b.value.xreplace(reduced), b.decisions) for b in left]
@@ -191,8 +190,7 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
                 else:
                     raise OutsideFragment(f"on {sp.sstr(where)} the case {text} is not an "
                                           "identity ring1 checks")
-        if "ring1" not in closers:
-            closers.insert(0, "ring1")
+        closers[:] = ["ring1", *(c for c in closers if c != "ring1")]
         for point, how in sorted(points.items(), key=lambda item: sp.default_sort_key(item[0])):
             value = _text(point)
             closers.append(f"(have hz : z = {value} := (by linarith); subst hz; {how}{_DONE[how]})")
@@ -207,18 +205,19 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
         rewrite["name"] = f"a{index}"
     statement = _statement(expr, premise, c)
     names = ["ring1", *lemmas, *split, *table]
-    if split:
+    if abs_rewrites is None:
         names += ["split_ifs", "linarith", "subst"]
     if any(r.get("lemma") is None for r in rewrites):
         names.append("congrArg")
     summary = (f"{'σ(−z) = σ(z)' if premise == EVEN else f'σ(z) − σ(−z) = {sp.sstr(c)}·z'}: "
                f"{len(rewrites)} rewrite(s) of atoms of σ(−z)"
-               + (f", then {len(cases)} case(s) of {', '.join(split)} + split_ifs"
-                  if split else ", then ring1"))
+               + (f", then {len(cases)} case(s) of {' + '.join([*split, 'split_ifs'])}"
+                  if abs_rewrites is None else ", then ring1"))
     return Certificate(RULE, premise, summary, tuple(dict.fromkeys(names)), {
         "goal": statement,
         "rewrites": rewrites,
         "split": split,
+        "needs_split": abs_rewrites is None,
         "closers": closers,
         "table": table,
         "cases": cases,

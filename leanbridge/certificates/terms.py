@@ -239,3 +239,20 @@ def region(decisions) -> sp.Set:
                                   "rational coefficients (linarith could not use it)")
         out = sp.Intersection(out, sp.solveset(decision.region, Z, sp.S.Reals))
     return out
+
+
+_SPLIT_ORDER = ("abs_eq_max_neg", "max_def", "min_def")
+
+
+def split_lemmas(nodes: list[sp.Expr]) -> list[str]:
+    """The rewrite lemmas that turn ``nodes`` into ``if``s (``|a|`` → ``max a (-a)`` → ``if``);
+    a ``Piecewise`` is an ``if`` already."""
+    lemmas = set()
+    for node in nodes:
+        if isinstance(node, sp.Abs):
+            lemmas |= {"abs_eq_max_neg", "max_def"}
+        elif isinstance(node, sp.Max):
+            lemmas.add("max_def")
+        elif isinstance(node, sp.Min):
+            lemmas.add("min_def")
+    return [lemma for lemma in _SPLIT_ORDER if lemma in lemmas]

@@ -154,12 +154,14 @@ CERTIFICATE_NAMES = frozenset({
     # tendsto
     "Continuous.tendsto'", "Real.tanh_eq_sinh_div_cosh", "Real.continuous_sinh",
     "Real.continuous_cosh", "Continuous.div", "Real.cosh_pos", "LT.lt.ne'",
+    # the S-condition's c ≠ 0 for a negative irrational c
+    "ne_of_lt",
 })
 
 #: Local names the templates bind (`intro t ht z`, `have hb`, `{d n : ℕ}`, `(ws vs …)`): a user
 #: family named like one would be captured by the binder inside the generated proofs.
 TEMPLATE_BINDERS = frozenset({
-    "z", "t", "x", "d", "n", "i", "e", "hd", "ht", "h0", "hc", "htanh", "hz", "hb", "hnn",
+    "z", "t", "x", "d", "n", "i", "e", "h", "hd", "ht", "h0", "hc", "htanh", "hz", "hb", "hnn",
     "ws", "vs", "hvs", "A", "hA", "Wd", "Wu", "Wg", "Wv", "S", "hS", "hσ"})
 #: Numbered binders (`a1 a2 …` for atom rewrites, `h1 hh1 …` for little-o pieces).
 TEMPLATE_BINDER_PATTERN = r"(a|h|hh)[0-9]+"
