@@ -1,10 +1,13 @@
 """Render a family's Lean theorem file from its analysis, through Jinja2 templates.
 
 One family → one :class:`FamilyFile`: its Lean definition (the library's, or printed from SymPy
-by the LeanPrinter), premise lemmas where the library has none (user families, proved by a
-short tactic script chosen from the analysis), and one theorem per applicable argument, each
-proved by instantiating a general theorem of the Lean library. An ``undetermined`` family gets
-no theorem, only a comment saying which arguments were tried and why none applies.
+by the LeanPrinter), premise lemmas where the library has none (user families: proved by the
+Lean pattern of a certificate rule, :mod:`leanbridge.certificates`, rendered from
+``templates/premises/``), and one theorem per applicable argument, each proved by instantiating
+a general theorem of the Lean library. A premise no certificate rule proves is never guessed:
+the theorems take it as a named hypothesis (:class:`PremiseHypothesis`, recorded in
+``Declaration.premise_hypotheses``). An ``undetermined`` family gets no theorem, only a comment
+saying which arguments were tried and why none applies.
 
 The declarations are data (:class:`Declaration`) before they are text, so exports and the
 dependency graph read the same statements the Lean file holds.
@@ -158,7 +161,7 @@ NONZERO_BINDER = "hc"
 
 #: Tactics (not declarations) a certificate's script names; kept out of `Declaration.uses`.
 TACTICS = frozenset({"ring1", "linarith", "nlinarith", "split_ifs", "subst", "norm_num",
-                     "fun_prop", "positivity", "continuity", "congrArg"})
+                     "fun_prop", "positivity", "continuity"})
 
 
 @dataclass(frozen=True)

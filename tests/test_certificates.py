@@ -446,3 +446,13 @@ def test_too_many_cases_are_outside():
                                   "if z > 0 then z else z / 10", "|z - 1| / 3 + -z ^ 2"])
 def test_reader_reads_the_printer(text):
     assert read_lean(text) is not None
+
+
+@pytest.mark.parametrize("marker, expr, name", [
+    ("proved", "Max(z**3, 0)", "relu_cube_in"),
+    ("hypothesis", "log(1+exp(z))-log(2)", "shifted_softplus")])
+def test_the_readme_examples_are_what_generate_writes(marker, expr, name):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split(f"<!-- readme-example: {marker} -->\n```lean\n")[1].split("```")[0]
+    text = render_family(build_family_file(user_family(expr, name, False)))
+    assert block.strip() in text
