@@ -373,3 +373,26 @@ def test_module_stem_collisions_with_user_files_are_refused(project):
     (project / "SkipAbsorption" / "Families" / "Mine.lean").write_text("-- mine\n")
     mine = run("generate", "--project", str(project), "--expr", "z**2", "--name", "mine")
     assert mine.exit_code == 2 and "a file leanbridge did not write" in mine.stderr
+
+
+def test_user_file_modulo_a_premise_round_trips(project):
+    """A premise outside every certificate rule is a named hypothesis, and the file is a
+    generated file like any other (`--check` re-renders it from its header)."""
+    text = _user_text(project, "log(1+exp(z))-log(2)", "shifted_softplus")
+    assert "(hσ : ∀ z, shifted_softplus z - shifted_softplus (-z) = z)" in text
+    assert "(fun z => (hσ z).trans (one_mul z).symm)" in text
+    assert "theorem shifted_softplus_sub_shifted_softplus_neg" not in text
+    assert "Premises stated as named hypotheses" in text
+    statuses = {Path(s.path).name: s.status for s in check(project)}
+    assert statuses["ShiftedSoftplus.lean"] == OK
+
+
+def test_user_real_degree_uses_the_rpow_theorems(project):
+    text = _user_text(project, "Max(z,0)**(3/2)", "relu_three_halves")
+    assert ("∀ t : ℝ, 0 < t → ∀ z, relu_three_halves (t * z) = t ^ (3 / 2 : ℝ) * "
+            "relu_three_halves z") in text
+    assert "not_absorbable_of_posHomogeneous_rpow (by norm_num) relu_three_halves_posHomogeneous" \
+        in text
+    assert "rw [hb, Real.mul_rpow ht.le hnn]" in text
+    # linearisation holds (σ is flat) but no rule proves σ = o(z) for a real degree
+    assert "(hσ : relu_three_halves =o[𝓝 0] (fun z => z))" in text
