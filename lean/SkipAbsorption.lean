@@ -8,6 +8,9 @@ import SkipAbsorption.Parity
 import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
+import SkipAbsorption.Kink
+import SkipAbsorption.Rank
+import SkipAbsorption.MeasureZero
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
 
@@ -27,6 +30,11 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
 * `CatalogActivations`: the remaining catalog activations (Leaky ReLU, softplus, GELU-tanh,
   `|z|`, the identity gate of the bilinear GLU) and their premise lemmas;
+* `Kink`: the kink lemma (second difference of `∑ k, |P k ⬝ᵥ x| • a k`), a step of the
+  necessity direction of paper Theorem 8;
+* `Rank`: the rank bound `d ≤ |S|` for the S-condition (`card_le_of_sCondition`);
+* `MeasureZero`: paper Corollary 11, one side: for fixed `Wu`, the `Wd` satisfying the
+  S-condition for some `S` form a Lebesgue-null set (`volume_sCondition_eq_zero`);
 * `Audit`: `#print axioms` for every theorem.
 
 `SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from

@@ -8,6 +8,9 @@ import SkipAbsorption.Parity
 import SkipAbsorption.Gaussian
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
+import SkipAbsorption.Kink
+import SkipAbsorption.Rank
+import SkipAbsorption.MeasureZero
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -43,6 +46,14 @@ for this.
 #print axioms SkipAbsorption.gatedMlp_smul
 #print axioms SkipAbsorption.not_absorbable_of_posHomogeneous
 #print axioms SkipAbsorption.not_gatedAbsorbable_of_posHomogeneous
+#print axioms SkipAbsorption.two_rpow_ne_two
+#print axioms SkipAbsorption.eq_zero_of_add_eq_of_smul_two
+#print axioms SkipAbsorption.mulVec_eq_zero_of_add_eq_of_smul_two
+#print axioms SkipAbsorption.not_linear_add_eq_of_posHomogeneous_rpow
+#print axioms SkipAbsorption.mlp_smul_rpow
+#print axioms SkipAbsorption.gatedMlp_smul_rpow
+#print axioms SkipAbsorption.not_absorbable_of_posHomogeneous_rpow
+#print axioms SkipAbsorption.not_gatedAbsorbable_of_posHomogeneous_rpow
 
 -- Linearisation.lean
 #print axioms SkipAbsorption.not_add_eq_of_isLittleO
@@ -101,3 +112,36 @@ for this.
 #print axioms SkipAbsorption.absAct_neg
 #print axioms SkipAbsorption.identityGate_posHomogeneous
 #print axioms SkipAbsorption.identityGate_tendsto_zero
+
+-- Kink.lean
+#print axioms SkipAbsorption.abs_add_add_abs_sub_of_abs_le
+#print axioms SkipAbsorption.exists_scale_abs_lt
+#print axioms SkipAbsorption.dotProduct_real_smul
+#print axioms SkipAbsorption.real_smul_dotProduct
+#print axioms SkipAbsorption.dotProduct_self_pos_real
+#print axioms SkipAbsorption.eq_smul_of_forall_dotProduct_eq_zero
+#print axioms SkipAbsorption.exists_dotProduct_eq_zero_ne_zero
+#print axioms SkipAbsorption.exists_dotProduct_ne_zero_of_list
+#print axioms SkipAbsorption.exists_orthogonal_avoiding
+#print axioms SkipAbsorption.exists_orthogonal_dominating
+#print axioms SkipAbsorption.second_difference_sum_eq_zero
+#print axioms SkipAbsorption.abs_second_difference_on_line
+#print axioms SkipAbsorption.abs_second_difference_off_line
+#print axioms SkipAbsorption.kink_sum_eq_zero
+-- Rank.lean (issue 10: |S| ≥ d)
+#print axioms SkipAbsorption.card_indicator_ne_zero_le
+#print axioms SkipAbsorption.mul_diagonal_indicator_mul_eq
+#print axioms SkipAbsorption.rank_mul_diagonal_indicator_mul_le
+#print axioms SkipAbsorption.card_le_of_mul_eq_one
+#print axioms SkipAbsorption.card_le_of_sCondition
+#print axioms SkipAbsorption.card_le_of_sCondition_one
+#print axioms SkipAbsorption.card_le_of_sCondition_of_isUnit
+
+-- MeasureZero.lean (issue 10: paper Corollary 11, one side)
+#print axioms SkipAbsorption.coe_linearLevelSet
+#print axioms SkipAbsorption.linearLevelSet_ne_top
+#print axioms SkipAbsorption.addHaar_linearLevelSet_eq_zero
+#print axioms SkipAbsorption.mulMulLin_apply
+#print axioms SkipAbsorption.neg_one_matrix_ne_zero
+#print axioms SkipAbsorption.volume_sCondition_single_eq_zero
+#print axioms SkipAbsorption.volume_sCondition_eq_zero

@@ -55,7 +55,9 @@ def identityGate (z : ℝ) : ℝ := z
 /-- Leaky ReLU: `leakyRelu z - leakyRelu (-z) = (101/100) z`. -/
 theorem leakyRelu_sub_leakyRelu_neg (z : ℝ) :
     leakyRelu z - leakyRelu (-z) = (101 / 100 : ℝ) * z := by
-  show max z (z / 100) - max (-z) ((-z) / 100) = (101 / 100 : ℝ) * z
+  first
+    | show max z (z / 100) - max (-z) ((-z) / 100) = (101 / 100 : ℝ) * z
+    | unfold leakyRelu
   rcases le_total z 0 with h | h
   · have h1 : max z (z / 100) = z / 100 := max_eq_right (by linarith)
     have h2 : max (-z) ((-z) / 100) = -z := max_eq_left (by linarith)
@@ -66,15 +68,19 @@ theorem leakyRelu_sub_leakyRelu_neg (z : ℝ) :
 
 /-- Softplus: `softplus z - softplus (-z) = z`, from `exp z + 1 = exp z (exp (-z) + 1)`. -/
 theorem softplus_sub_softplus_neg (z : ℝ) : softplus z - softplus (-z) = z := by
+  -- `exp z * exp (-z) = 1`: through `exp (-z) = (exp z)⁻¹`, or through `exp (z + -z) = exp 0`
   have hinv : Real.exp z * Real.exp (-z) = 1 := by
-    rw [Real.exp_neg]
-    exact mul_inv_cancel₀ (Real.exp_pos z).ne'
+    first
+      | (rw [Real.exp_neg]; exact mul_inv_cancel₀ (Real.exp_pos z).ne')
+      | (rw [← Real.exp_add, show z + -z = 0 by ring, Real.exp_zero])
   have hfac : Real.exp z + 1 = Real.exp z * (Real.exp (-z) + 1) := by
     linear_combination (-1 : ℝ) * hinv
   have hne1 : Real.exp z ≠ 0 := (Real.exp_pos z).ne'
   have hpos2 : 0 < Real.exp (-z) + 1 := by linarith [Real.exp_pos (-z)]
   have hne2 : Real.exp (-z) + 1 ≠ 0 := hpos2.ne'
-  show Real.log (Real.exp z + 1) - Real.log (Real.exp (-z) + 1) = z
+  first
+    | show Real.log (Real.exp z + 1) - Real.log (Real.exp (-z) + 1) = z
+    | unfold softplus
   rw [hfac, Real.log_mul hne1 hne2, Real.log_exp]
   ring
 
@@ -86,18 +92,23 @@ theorem geluTanh_sub_geluTanh_neg (z : ℝ) : geluTanh z - geluTanh (-z) = z := 
   have htanh : Real.tanh (Real.sqrt 2 * (8943 * (-z) ^ 3 / 200000 + -z) / Real.sqrt Real.pi) =
       -Real.tanh (Real.sqrt 2 * (8943 * z ^ 3 / 200000 + z) / Real.sqrt Real.pi) := by
     rw [hodd, Real.tanh_neg]
-  show z * (Real.tanh (Real.sqrt 2 * (8943 * z ^ 3 / 200000 + z) / Real.sqrt Real.pi) + 1) / 2 -
-      (-z) * (Real.tanh (Real.sqrt 2 * (8943 * (-z) ^ 3 / 200000 + -z) / Real.sqrt Real.pi) + 1) /
-        2 = z
-  rw [htanh]
-  ring
+  first
+    | show z * (Real.tanh (Real.sqrt 2 * (8943 * z ^ 3 / 200000 + z) / Real.sqrt Real.pi) + 1) / 2 -
+        (-z) * (Real.tanh (Real.sqrt 2 * (8943 * (-z) ^ 3 / 200000 + -z) / Real.sqrt Real.pi) + 1) /
+          2 = z
+    | unfold geluTanh
+  -- substitute `tanh (arg (-z)) = -tanh (arg z)`, or use it as a linear relation
+  first
+    | (rw [htanh]; ring1)
+    | linear_combination (z / 2) * htanh
 
 /-! ### Evenness -/
 
 /-- The absolute value is even: `absAct (-z) = absAct z`. -/
 theorem absAct_neg (z : ℝ) : absAct (-z) = absAct z := by
-  show |-z| = |z|
-  exact abs_neg z
+  first
+    | exact abs_neg z
+    | (show |-z| = |z|; exact abs_neg z)
 
 /-! ### The bilinear GLU gate -/
 

@@ -60,9 +60,19 @@ theorem resStack_sub_isLittleO :
   induction fs with
   | nil =>
     intro _
-    refine (isLittleO_zero (E' := E) (fun x : E => x) (𝓝 0)).congr_left (fun x => ?_)
-    show (0 : E) = resStack [] x - x
-    rw [resStack_nil, sub_self]
+    -- `resStack [] x - x = 0`; routes differ in how `isLittleO_zero`'s codomain `E'` is fixed
+    -- (named argument, or by unification with `congr_left`) and in how the goal is closed
+    first
+      | (refine (isLittleO_zero (E' := E) (fun x : E => x) (𝓝 0)).congr_left (fun x => ?_)
+         show (0 : E) = resStack [] x - x
+         rw [resStack_nil, sub_self]
+         done)
+      | (refine (isLittleO_zero _ (𝓝 0)).congr_left (fun x => ?_)
+         simp only [resStack_nil, sub_self]
+         done)
+      | (refine (isLittleO_zero _ (𝓝 0)).congr_left (fun x => ?_)
+         rw [resStack_nil, sub_self]
+         rfl)
   | cons f fs ih =>
     intro hfs
     have hf : f =o[𝓝 0] (fun x => x) := hfs f (List.mem_cons.mpr (Or.inl rfl))
@@ -137,21 +147,58 @@ theorem isLittleO_of_posHomogeneous {σ : ℝ → ℝ} {k : ℕ} (hk : 1 < k)
     · exfalso
       linarith
     · exact h
+  -- The bound in absolute values; in each case the inequality is stated as its own `have`
+  -- and closed either by `linarith` on atoms (with the expansion `hexp` given) or by `nlinarith`.
+  have habs : ∀ z, |σ z| ≤ (|σ 1| + |σ (-1)|) * |z ^ k| := by
+    intro z
+    rcases lt_trichotomy z 0 with hz | hz | hz
+    · -- `z < 0`: `σ z = (-z) ^ k * σ (-1)`, so `|σ z| = |z| ^ k * |σ (-1)|`
+      have e : σ (-z * -1) = (-z) ^ k * σ (-1) := hσ (-z) (by linarith) (-1)
+      have hzz : -z * -1 = z := by ring
+      rw [hzz] at e
+      have e1 : |σ z| = |z| ^ k * |σ (-1)| := by
+        first
+          | (rw [e, abs_mul, abs_pow, abs_neg]; done)
+          | simp only [e, abs_mul, abs_pow, abs_neg]
+      have e2 : |z ^ k| = |z| ^ k := abs_pow z k
+      have hnn : 0 ≤ |σ 1| * |z| ^ k := mul_nonneg (abs_nonneg (σ 1)) (by positivity)
+      have hexp : (|σ 1| + |σ (-1)|) * |z| ^ k = |z| ^ k * |σ (-1)| + |σ 1| * |z| ^ k := by
+        ring
+      have hineq : |z| ^ k * |σ (-1)| ≤ (|σ 1| + |σ (-1)|) * |z| ^ k := by
+        first
+          | linarith [hnn, hexp]
+          | nlinarith [hnn]
+      rw [e1, e2]
+      exact hineq
+    · -- `z = 0`: `σ 0 = 0`
+      rw [hz, h0, abs_zero]
+      first
+        | positivity
+        | exact mul_nonneg (by linarith [abs_nonneg (σ 1), abs_nonneg (σ (-1))]) (abs_nonneg _)
+    · -- `z > 0`: `σ z = z ^ k * σ 1`
+      have e : σ (z * 1) = z ^ k * σ 1 := hσ z hz 1
+      have hz1 : z * 1 = z := mul_one z
+      rw [hz1] at e
+      have e1 : |σ z| = |z ^ k| * |σ 1| := by
+        first
+          | (rw [e, abs_mul]; done)
+          | simp only [e, abs_mul]
+      have hnn : 0 ≤ |σ (-1)| * |z ^ k| := mul_nonneg (abs_nonneg (σ (-1))) (abs_nonneg (z ^ k))
+      have hexp : (|σ 1| + |σ (-1)|) * |z ^ k| = |z ^ k| * |σ 1| + |σ (-1)| * |z ^ k| := by
+        ring
+      have hineq : |z ^ k| * |σ 1| ≤ (|σ 1| + |σ (-1)|) * |z ^ k| := by
+        first
+          | linarith [hnn, hexp]
+          | nlinarith [hnn]
+      rw [e1]
+      exact hineq
+  -- the same bound with norms (`‖r‖ = |r|` on `ℝ`, also true by unfolding)
   have hbound : ∀ z, ‖σ z‖ ≤ (|σ 1| + |σ (-1)|) * ‖z ^ k‖ := by
     intro z
-    simp only [Real.norm_eq_abs]
-    rcases lt_trichotomy z 0 with hz | hz | hz
-    · have e : σ (-z * -1) = (-z) ^ k * σ (-1) := hσ (-z) (by linarith) (-1)
-      rw [show -z * -1 = z by ring] at e
-      rw [e, abs_mul, abs_pow, abs_pow, abs_neg]
-      have hzk : 0 ≤ |z| ^ k := by positivity
-      nlinarith [mul_nonneg (abs_nonneg (σ 1)) hzk]
-    · rw [hz, h0, abs_zero]
-      positivity
-    · have e : σ (z * 1) = z ^ k * σ 1 := hσ z hz 1
-      rw [mul_one] at e
-      rw [e, abs_mul]
-      nlinarith [mul_nonneg (abs_nonneg (σ (-1))) (abs_nonneg (z ^ k))]
+    first
+      | (rw [Real.norm_eq_abs, Real.norm_eq_abs]; exact habs z)
+      | simpa only [Real.norm_eq_abs] using habs z
+      | exact habs z
   have hO : σ =O[𝓝 0] (fun z : ℝ => z ^ k) := isBigO_of_le' (𝓝 0) hbound
   exact hO.trans_isLittleO (isLittleO_pow_id hk)
 

@@ -25,7 +25,9 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
     cdf (gaussianReal 0 1) (-z) = 1 - cdf (gaussianReal 0 1) z := by
   -- (a) the law is symmetric
   have hmap : (gaussianReal 0 1).map (fun x : ℝ => -x) = gaussianReal 0 1 := by
-    rw [gaussianReal_map_neg, neg_zero]
+    first
+      | (rw [gaussianReal_map_neg, neg_zero]; done)
+      | simpa using gaussianReal_map_neg (μ := (0 : ℝ)) (v := 1)
   -- (b) no atom at `-z`
   have hac : gaussianReal 0 1 ≪ volume := gaussianReal_absolutelyContinuous 0 one_ne_zero
   -- `μ ≪ ν` is a `def` (`∀ ⦃s⦄, ν s = 0 → μ s = 0`), so `hac` applies to a null set
@@ -47,14 +49,33 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
     · intro h
       linarith
   have hIci : (gaussianReal 0 1).real (Set.Ici (-z)) = (gaussianReal 0 1).real (Set.Iic z) := by
-    rw [← hpre, ← map_measureReal_apply hmeas measurableSet_Ici, hmap]
+    first
+      | (rw [← hpre, ← map_measureReal_apply hmeas measurableSet_Ici, hmap]; done)
+      | (have h := map_measureReal_apply (μ := gaussianReal 0 1) hmeas
+            (measurableSet_Ici (a := -z))
+         rw [hmap, hpre] at h
+         exact h)
   -- (d) `P(X > -z) = P(X ≥ -z)`
   have hIoi : (gaussianReal 0 1).real (Set.Ioi (-z)) = (gaussianReal 0 1).real (Set.Ici (-z)) :=
     measureReal_congr (Ioi_ae_eq_Ici' hatom)
   -- (e) `P(X > -z) = 1 - Φ(-z)`
+  -- Routes: (1) rewrite back to `cdf` (`← cdf_eq_real`, the form of an accepted 2026 proof),
+  -- so that the two sides are syntactically equal; (2) rewrite `cdf` forward, closing by `rfl`
+  -- between two `Set.Iic (-z)` built with different `Preorder ℝ` paths; (3) state the three
+  -- facts in this file's terms and conclude by `linarith`.
   have hcompl : (gaussianReal 0 1).real (Set.Ioi (-z)) = 1 - cdf (gaussianReal 0 1) (-z) := by
-    rw [← Set.compl_Iic, probReal_compl_eq_one_sub measurableSet_Iic,
-      cdf_eq_real (gaussianReal 0 1) (-z)]
+    first
+      | (rw [← Set.compl_Iic, probReal_compl_eq_one_sub measurableSet_Iic, ← cdf_eq_real]; done)
+      | (rw [← Set.compl_Iic, probReal_compl_eq_one_sub measurableSet_Iic,
+          cdf_eq_real (gaussianReal 0 1) (-z)]; done)
+      | (have h1 : cdf (gaussianReal 0 1) (-z) = (gaussianReal 0 1).real (Set.Iic (-z)) :=
+           cdf_eq_real (gaussianReal 0 1) (-z)
+         have h2 : (gaussianReal 0 1).real (Set.Iic (-z))ᶜ
+             = 1 - (gaussianReal 0 1).real (Set.Iic (-z)) :=
+           probReal_compl_eq_one_sub measurableSet_Iic
+         have h3 : (Set.Iic (-z))ᶜ = Set.Ioi (-z) := Set.compl_Iic
+         rw [h3] at h2
+         linarith)
   have hz : cdf (gaussianReal 0 1) z = (gaussianReal 0 1).real (Set.Iic z) :=
     cdf_eq_real (gaussianReal 0 1) z
   linarith

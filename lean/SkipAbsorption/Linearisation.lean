@@ -62,10 +62,18 @@ theorem mlp_isLittleO {σ : ℝ → ℝ} (hσ : σ =o[𝓝 0] (fun z => z))
     mulVec_comp_isBigO (𝓝 0) Wu (fun x => x)
   have hut : Tendsto (fun x : Fin d → ℝ => Wu *ᵥ x) (𝓝 0) (𝓝 0) :=
     hu.trans_tendsto tendsto_id
-  have hin : (fun x : Fin d → ℝ => σ ∘ (Wu *ᵥ x)) =o[𝓝 0] (fun x => x) :=
-    ((comp_pi_isLittleO (k := n) hσ).comp_tendsto hut).trans_isBigO hu
-  unfold mlp
-  exact (mulVec_comp_isBigO (𝓝 0) Wd (fun x => σ ∘ (Wu *ᵥ x))).trans_isLittleO hin
+  have hin : (fun x : Fin d → ℝ => σ ∘ (Wu *ᵥ x)) =o[𝓝 0] (fun x => x) := by
+    first
+      | exact ((comp_pi_isLittleO (k := n) hσ).comp_tendsto hut).trans_isBigO hu
+      | simpa only [Function.comp_def] using
+          ((comp_pi_isLittleO (k := n) hσ).comp_tendsto hut).trans_isBigO hu
+  -- `mlp σ Wd Wu x` is `Wd *ᵥ (σ ∘ (Wu *ᵥ x))` by definition
+  first
+    | (unfold mlp
+       exact (mulVec_comp_isBigO (𝓝 0) Wd (fun x => σ ∘ (Wu *ᵥ x))).trans_isLittleO hin)
+    | exact (mulVec_comp_isBigO (𝓝 0) Wd (fun x => σ ∘ (Wu *ᵥ x))).trans_isLittleO hin
+    | simpa only [mlp] using
+        (mulVec_comp_isBigO (𝓝 0) Wd (fun x => σ ∘ (Wu *ᵥ x))).trans_isLittleO hin
 
 /-- A gated block is `o(x)` at `0` when its gate tends to `0` at `0`: each hidden unit is
 `g(u·x) (v·x)` with `g(u·x) → 0` and `v·x = O(x)`. -/
@@ -85,13 +93,25 @@ theorem gatedMlp_isLittleO {g : ℝ → ℝ} (hg : Tendsto g (𝓝 0) (𝓝 0))
       (isLittleO_one_iff ℝ).2 hgt
     have h2 : (fun x : Fin d → ℝ => (Wv *ᵥ x) i) =O[𝓝 0] (fun x => ‖x‖) :=
       isBigO_norm_right.2 hWv
+    -- `h1.mul_isBigO h2` is `o(fun x => 1 * ‖x‖)`; drop the factor `1`
     have h3 : (fun x : Fin d → ℝ => g ((Wg *ᵥ x) i) * (Wv *ᵥ x) i)
-        =o[𝓝 0] (fun x => ‖x‖) :=
-      (h1.mul_isBigO h2).congr_right (fun x => one_mul ‖x‖)
-    exact isLittleO_norm_right.1 h3
-  unfold gatedMlp
-  exact (mulVec_comp_isBigO (𝓝 0) Wd
-    (fun x => fun i => g ((Wg *ᵥ x) i) * (Wv *ᵥ x) i)).trans_isLittleO hH
+        =o[𝓝 0] (fun x => ‖x‖) := by
+      first
+        | exact (h1.mul_isBigO h2).congr_right (fun x => one_mul ‖x‖)
+        | simpa only [one_mul] using h1.mul_isBigO h2
+    -- the norm of `x : Fin d → ℝ` (sup norm) on the right is replaced by `x` itself
+    first
+      | exact isLittleO_norm_right.1 h3
+      | simpa only [isLittleO_norm_right] using h3
+  -- `gatedMlp g Wd Wg Wv x` is `Wd *ᵥ (hidden layer)` by definition
+  first
+    | (unfold gatedMlp
+       exact (mulVec_comp_isBigO (𝓝 0) Wd
+         (fun x => fun i => g ((Wg *ᵥ x) i) * (Wv *ᵥ x) i)).trans_isLittleO hH)
+    | exact (mulVec_comp_isBigO (𝓝 0) Wd
+        (fun x => fun i => g ((Wg *ᵥ x) i) * (Wv *ᵥ x) i)).trans_isLittleO hH
+    | simpa only [gatedMlp] using (mulVec_comp_isBigO (𝓝 0) Wd
+        (fun x => fun i => g ((Wg *ᵥ x) i) * (Wv *ᵥ x) i)).trans_isLittleO hH
 
 /-- **Paper Proposition 6 (generalised).** A gated block whose gate tends to `0` at `0`
 (SwiGLU, GeGLU, ReGLU) never absorbs the identity skip, for `d ≥ 1` and all weights. -/

@@ -1,4 +1,4 @@
-import SkipAbsorption.Asymptotics
+import SkipAbsorption.Defs
 import Mathlib.Tactic.Abel
 import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.Ring
@@ -16,7 +16,11 @@ import Mathlib.Tactic.LinearCombination
   selector `Wd * diagonal 1_S * Wu = -(c⁻¹) • 1`, then the identity skip is absorbed. The
   witness keeps `Wd` and negates the rows of `Wu` indexed by `S`.
 
-The necessity direction of Theorems 8/10 and the rank bound `d ≤ |S|` are not formalised.
+The necessity direction of Theorems 8/10 is not formalised; the rank bound `d ≤ |S|` is
+`card_le_of_sCondition` in `Rank.lean`.
+
+Imports: only `SkipAbsorption.Defs` (matrices over `ℝ`) and tactics; nothing here uses the
+asymptotic lemmas, so a failure in `SkipAbsorption.Asymptotics` does not reach this file.
 -/
 
 open Matrix
@@ -105,9 +109,12 @@ theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
     have e2 : (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) i
         = (if i ∈ S then (1 : ℝ) else 0) * (Wu *ᵥ x) i :=
       Matrix.mulVec_diagonal _ _ i
-    show σ (((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x) i)
-      = σ ((Wu *ᵥ x) i)
-        - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) i
+    -- unfold `∘`, the pointwise `-` and `•` on `Fin n → ℝ`, and `•` on `ℝ` (`smul_eq_mul`)
+    first
+      | show σ (((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x) i)
+          = σ ((Wu *ᵥ x) i)
+            - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) i
+      | simp only [Function.comp_apply, Pi.sub_apply, Pi.smul_apply, smul_eq_mul]
     rw [e1, e2]
     by_cases hi : i ∈ S
     · rw [if_pos hi, if_pos hi]
@@ -131,12 +138,19 @@ theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
     have e2 : (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) *ᵥ x
         = (-(c⁻¹)) • x := by
       rw [hS]
-      exact (Matrix.smul_mulVec (-(c⁻¹)) (1 : Matrix (Fin d) (Fin d) ℝ) x).trans
-        (congrArg (fun v => (-(c⁻¹)) • v) (Matrix.one_mulVec x))
+      -- `Matrix.smul_mulVec (b) (M) (v) : (b • M) *ᵥ v = b • M *ᵥ v`, then `1 *ᵥ x = x`
+      first
+        | exact (Matrix.smul_mulVec (-(c⁻¹)) (1 : Matrix (Fin d) (Fin d) ℝ) x).trans
+            (congrArg (fun v => (-(c⁻¹)) • v) (Matrix.one_mulVec x))
+        | (rw [Matrix.smul_mulVec, Matrix.one_mulVec]; done)
+        | (rw [Matrix.smul_mulVec, Matrix.one_mulVec]; rfl)
+        | (funext j; simp only [Matrix.smul_mulVec, Matrix.one_mulVec, Pi.smul_apply, smul_eq_mul])
     rw [e1, e2]
     have hcc : c * c⁻¹ = 1 := mul_inv_cancel₀ hc
     funext i
-    show c * (-(c⁻¹) * x i) = -(x i)
+    first
+      | show c * (-(c⁻¹) * x i) = -(x i)
+      | simp only [Pi.smul_apply, Pi.neg_apply, smul_eq_mul]
     linear_combination (-(x i)) * hcc
   -- `Wd` applied to the difference of the hidden layers
   have hsplit : Wd *ᵥ (σ ∘ (Wu *ᵥ x)
@@ -150,9 +164,14 @@ theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
         (Matrix.mulVec_smul Wd c
           (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x))))
   have hone : (1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x = x := Matrix.one_mulVec x
-  show (1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x + Wd *ᵥ (σ ∘ (Wu *ᵥ x))
-    = Wd *ᵥ (σ ∘ ((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x))
+  first
+    | show (1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x + Wd *ᵥ (σ ∘ (Wu *ᵥ x))
+        = Wd *ᵥ (σ ∘ ((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x))
+    | unfold mlp
   rw [key, hsplit, hlin, hone]
-  abel
+  -- `x + B = B - -x` in the additive group `Fin d → ℝ`, or coordinatewise in `ℝ`
+  first
+    | abel
+    | (funext j; simp only [Pi.add_apply, Pi.sub_apply, Pi.neg_apply]; ring)
 
 end SkipAbsorption

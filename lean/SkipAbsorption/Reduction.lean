@@ -79,8 +79,12 @@ theorem absorbable_iff_of_isUnit_det (σ : ℝ → ℝ) {A : Matrix (Fin d) (Fin
   -- the equalities are restated here so that the `rw ... at h'` steps match syntactically.
   have hinv : A⁻¹ * A = (1 : Matrix (Fin d) (Fin d) ℝ) := Matrix.nonsing_inv_mul A hA
   have hone : A * (1 : Matrix (Fin d) (Fin d) ℝ) = A := Matrix.mul_one A
+  -- `rw` route, or the same three equations chained as terms (checked up to unfolding)
   have hcancel : A * (A⁻¹ * Wd) = Wd := by
-    rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]
+    first
+      | (rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]; done)
+      | exact (Matrix.mul_assoc A A⁻¹ Wd).symm.trans
+          ((congrArg (fun B => B * Wd) (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mul Wd))
   constructor
   · intro h
     have h' := absorbable_mul_left A⁻¹ h
@@ -97,8 +101,12 @@ theorem gatedAbsorbable_iff_of_isUnit_det (g : ℝ → ℝ) {A : Matrix (Fin d) 
     GatedAbsorbable g A Wd Wg Wv ↔ GatedAbsorbable g 1 (A⁻¹ * Wd) Wg Wv := by
   have hinv : A⁻¹ * A = (1 : Matrix (Fin d) (Fin d) ℝ) := Matrix.nonsing_inv_mul A hA
   have hone : A * (1 : Matrix (Fin d) (Fin d) ℝ) = A := Matrix.mul_one A
+  -- `rw` route, or the same three equations chained as terms (checked up to unfolding)
   have hcancel : A * (A⁻¹ * Wd) = Wd := by
-    rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]
+    first
+      | (rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]; done)
+      | exact (Matrix.mul_assoc A A⁻¹ Wd).symm.trans
+          ((congrArg (fun B => B * Wd) (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mul Wd))
   constructor
   · intro h
     have h' := gatedAbsorbable_mul_left A⁻¹ h
