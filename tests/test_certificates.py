@@ -268,17 +268,8 @@ _FIELDS = {"le": "LT.lt.le", "ne'": "LT.lt.ne'", "tendsto'": "Continuous.tendsto
            "div": "Continuous.div"}
 
 
-#: Library theorems of issue 9 declared by the Degree.lean change on another branch
-#: (`not_absorbable_of_posHomogeneous_rpow` and its gated twin, names fixed by the
-#: coordinator): accepted here while lean/ on this branch does not declare them yet.
-_PENDING_LIBRARY = {"not_absorbable_of_posHomogeneous_rpow",
-                    "not_gatedAbsorbable_of_posHomogeneous_rpow"}
-
-
 def _known(name: str) -> bool:
-    if name in _declared() or name in _checked():
-        return True
-    return name in _PENDING_LIBRARY and name in library.GENERAL_THEOREMS
+    return name in _declared() or name in _checked()
 
 
 def _binders(body: str) -> set[str]:
