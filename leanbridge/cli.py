@@ -320,7 +320,7 @@ def generate(project_path: str | None, check_only: bool, expr_text: str | None,
             raise InputError(f"cannot write the generated files: {exc}") from None
     try:
         if expr_text is not None:
-            family = generate_files.user_family(expr_text, user_name, gated)
+            family = generate_files.user_family(expr_text, user_name, gated, project=project)
             with time_budget(budget, what=f"the analysis of {excerpt(expr_text)}"):
                 outputs = [generate_files.user_output(family)]
         else:

@@ -28,13 +28,15 @@ from leanbridge.atomic import atomic_write, write_temporary
 from leanbridge.expression import ExpressionError, parse_activation
 from leanbridge.expression import user_family as make_user_family
 from leanbridge.families import CATALOG, Family
-from leanbridge.lean.library import RESERVED_NAMES
+from leanbridge.lean.library import RESERVED_NAMES, TEMPLATE_BINDER_PATTERN
 from leanbridge.render import (
     FAMILY_TEMPLATE,
     INDEX_TEMPLATE,
     FamilyFile,
     RenderError,
     build_family_file,
+    family_path,
+    module_stem,
     render_family,
     render_index,
 )
@@ -127,8 +129,18 @@ def catalog_outputs() -> list[GeneratedFile]:
     return [*files, index]
 
 
-def user_family(expr_text: str, name: str, gated: bool) -> Family:
-    """A user's family, validated for generation (raises :class:`GenerateError`)."""
+def user_family(expr_text: str, name: str, gated: bool,
+                project: Path | None = None) -> Family:
+    """A user's family, validated for generation (raises :class:`GenerateError`).
+
+    Refused names: the catalog's and the Lean library's, the templates' binders (``z``,
+    ``t``, ``hd``, ``a1`` …, which would capture the definition inside the generated proofs),
+    and any name whose Lean module file would be a catalog family's, or another family's
+    file in ``project`` — module stems compared case-insensitively (``relu_2`` → ``Relu2``).
+    """
+    if re.fullmatch(TEMPLATE_BINDER_PATTERN, name):
+        raise GenerateError(f"name {name!r} is a binder of the generated proofs; choose "
+                            "another name")
     try:
         family = make_user_family(expr_text, name, gated, reserved=RESERVED_NAMES)
     except ExpressionError as exc:
@@ -136,7 +148,30 @@ def user_family(expr_text: str, name: str, gated: bool) -> Family:
     if parse_activation(sp.sstr(family.expr)) != family.expr:
         raise GenerateError(f"{expr_text!r} does not survive a print/parse round trip; "
                             "write it more plainly")
+    _refuse_module_collision(name, project)
     return family
+
+
+def _refuse_module_collision(name: str, project: Path | None) -> None:
+    """Refuse a name whose module file is another family's (case-insensitively: on macOS and
+    Windows `Leakyrelu.lean` *is* `LeakyRelu.lean`)."""
+    stem = module_stem(name).lower()
+    for family in CATALOG:
+        if module_stem(family.name).lower() == stem:
+            raise GenerateError(f"name {name!r} would write {family_path(name)}, the file of "
+                                f"catalog family {family.name!r}; choose another name")
+    families_dir = project / FAMILIES_DIR if project is not None else None
+    if families_dir is None or not families_dir.is_dir():
+        return
+    for path in sorted(families_dir.glob("*.lean")):
+        if path.stem.lower() != stem:
+            continue
+        header = parse_header(path.read_text(encoding="utf-8"))
+        owner = header.source.get("name", header.source.get("family")) if header else None
+        if owner != name:
+            what = f"family {owner!r}" if owner else "a file leanbridge did not write"
+            raise GenerateError(f"name {name!r} would write {FAMILIES_DIR}/{path.name}, which "
+                                f"holds {what}; choose another name")
 
 
 def user_output(family: Family) -> GeneratedFile:

@@ -1,10 +1,13 @@
 """Render a family's Lean theorem file from its analysis, through Jinja2 templates.
 
 One family → one :class:`FamilyFile`: its Lean definition (the library's, or printed from SymPy
-by the LeanPrinter), premise lemmas where the library has none (user families, proved by a
-short tactic script chosen from the analysis), and one theorem per applicable argument, each
-proved by instantiating a general theorem of the Lean library. An ``undetermined`` family gets
-no theorem, only a comment saying which arguments were tried and why none applies.
+by the LeanPrinter), premise lemmas where the library has none (user families: proved by the
+Lean pattern of a certificate rule, :mod:`leanbridge.certificates`, rendered from
+``templates/premises/``), and one theorem per applicable argument, each proved by instantiating
+a general theorem of the Lean library. A premise no certificate rule proves is never guessed:
+the theorems take it as a named hypothesis (:class:`PremiseHypothesis`, recorded in
+``Declaration.premise_hypotheses``). An ``undetermined`` family gets no theorem, only a comment
+saying which arguments were tried and why none applies.
 
 The declarations are data (:class:`Declaration`) before they are text, so exports and the
 dependency graph read the same statements the Lean file holds.
@@ -32,9 +35,10 @@ from leanbridge.analysis import (
     analyse,
     minus_inverse_identity,
 )
+from leanbridge.certificates import Certificate, Outside, certify
 from leanbridge.families import CATALOG, Family
 from leanbridge.lean import library
-from leanbridge.lean.printer import LeanPrintError, lean_code
+from leanbridge.lean.printer import LeanPrintError, lean_code, lean_factor
 
 FAMILY_TEMPLATE = "family.lean.j2"
 INDEX_TEMPLATE = "families_index.lean.j2"
@@ -67,6 +71,12 @@ class Declaration:
     uses: tuple[str, ...]      # fully qualified Lean names the proof references
     paper: str | None = None
     generated_proof: bool = False   # proved by a tactic script leanbridge chose
+    #: premise lemmas of user families: the certificate rule whose Lean pattern proves it
+    certificate: str | None = None
+    #: argument theorems stated *modulo* premises: each premise that no certificate rule
+    #: proves becomes a named hypothesis of the theorem (binder, kind, Lean statement, reason);
+    #: SymPy verified it, Lean does not. Empty when every premise is a proved lemma.
+    premise_hypotheses: tuple["PremiseHypothesis", ...] = ()
 
     @property
     def full_name(self) -> str:
@@ -103,6 +113,15 @@ class FamilyFile:
     def theorems(self) -> tuple[Declaration, ...]:
         return tuple(d for d in self.declarations if d.kind == "theorem")
 
+    @property
+    def premise_hypotheses(self) -> tuple["PremiseHypothesis", ...]:
+        """The distinct premises the file's theorems take as named hypotheses."""
+        seen: dict[tuple[str, str], PremiseHypothesis] = {}
+        for declaration in self.declarations:
+            for hypothesis in declaration.premise_hypotheses:
+                seen.setdefault((hypothesis.binder, hypothesis.statement), hypothesis)
+        return tuple(seen.values())
+
 
 def module_stem(family_name: str) -> str:
     """Lean module file stem: ``gelu_tanh`` → ``GeluTanh``, ``relu2`` → ``Relu2``."""
@@ -133,123 +152,137 @@ def _docwrap(text: str, width: int = 96, indent: str = "  ") -> str:
     return ("\n" + indent).join(lines)
 
 
-# -- premise lemmas for user families (tactic scripts chosen from the analysis) ----------------
+# -- premises: library lemmas, certified lemmas, or named hypotheses -------------------------
 
-# Symmetry lemmas `f (-x) = ±f x` of the Mathlib functions the printer emits, keyed by a regex
-# on the printed term: only the lemmas of functions that occur are named, so that one wrong or
-# renamed lemma can only disable the script line of a term that uses that function.
-_NEG_LEMMAS: tuple[tuple[str, str], ...] = (
-    (r"\bReal\.sigmoid\b", "Real.sigmoid_neg"),
-    (r"\bReal\.tanh\b", "Real.tanh_neg"),
-    (r"\bReal\.sinh\b", "Real.sinh_neg"),
-    (r"\bReal\.cosh\b", "Real.cosh_neg"),
-    (r"\bReal\.sin\b", "Real.sin_neg"),
-    (r"\bReal\.cos\b", "Real.cos_neg"),
-)
+#: The binder a generated theorem gives a premise that no certificate proves.
+PREMISE_BINDER = "hσ"
+#: The binder of `c ≠ 0` when neither `norm_num` nor `positivity` is certified to prove it.
+NONZERO_BINDER = "hc"
+
+#: Tactics (not declarations) a certificate's script names; kept out of `Declaration.uses`.
+TACTICS = frozenset({"ring1", "linarith", "nlinarith", "split_ifs", "subst", "norm_num",
+                     "fun_prop", "positivity", "continuity"})
 
 
-def _neg_lemmas(term: str) -> list[str]:
-    return [lemma for pattern, lemma in _NEG_LEMMAS if re.search(pattern, term)]
+@dataclass(frozen=True)
+class PremiseHypothesis:
+    """A premise a generated theorem takes as a named hypothesis.
 
-
-def _case_script(symbol: str, lemma_lines: list[list[str]], closers: str) -> str:
-    """`unfold`, one `try simp only [...]` per lemma group, `split_ifs`, then the closers.
-
-    Each group is its own `try` line: a lemma that fails to elaborate (or a group that makes no
-    progress) skips that line only, never the case analysis that follows.
+    SymPy verified it (the analysis, and ``check``'s symbolic premise checks), but no
+    certificate rule proves it in Lean, so the theorem is stated *modulo* it: Lean checks the
+    theorem, not the premise.
     """
-    lines = ["unfold " + symbol]
-    lines += [f"try simp only [{', '.join(group)}]" for group in lemma_lines if group]
-    lines += ["try split_ifs", f"all_goals first | {closers}"]
-    return "\n  ".join(lines)
+
+    binder: str       # the hypothesis' name in the signature: "hσ" (or "hc" for c ≠ 0)
+    kind: str         # library premise kind: even / odd / homogeneous / isLittleO / tendsto,
+                      # or "nonzero" for c ≠ 0
+    statement: str    # its Lean statement, e.g. "∀ z, foo (-z) = foo z"
+    reason: str       # why no certificate rule proves it
+
+    @property
+    def binder_text(self) -> str:
+        return f"({self.binder} : {self.statement})"
+
+    def to_dict(self) -> dict:
+        return {"binder": self.binder, "kind": self.kind, "statement": self.statement,
+                "reason": self.reason, "verified_by": "sympy"}
 
 
-def _continuity_script(symbol: str, term: str) -> str:
-    """`Continuous symbol`: `fun_prop` (then `continuity`) on the printed body.
+@dataclass(frozen=True)
+class PremiseRef:
+    """How an argument theorem gets its premise: a lemma name, or a named hypothesis."""
 
-    Mathlib registers `Real.exp`, `Real.sigmoid`, `max`, `+`, `*` … with `fun_prop`, but has no
-    continuity lemma for `Real.tanh`; when the term uses it, a local `Continuous Real.tanh`
-    (from `tanh = sinh / cosh`, `cosh > 0`) is proved first, and `fun_prop` uses local facts.
-    """
-    lines = ["  have hc : Continuous " + symbol + " := by"]
-    if re.search(r"\bReal\.tanh\b", term):
-        lines += [
-            "    have htanh : Continuous Real.tanh := by",
-            "      first",
-            "        | fun_prop",
-            "        | have e : Real.tanh = fun x => Real.sinh x / Real.cosh x := by",
-            "            funext x",
-            "            rw [Real.tanh_eq_sinh_div_cosh]",
-            "          rw [e]",
-            "          exact Real.continuous_sinh.div Real.continuous_cosh"
-            " fun x => (Real.cosh_pos x).ne'",
-        ]
-    show = "    show Continuous (fun z : ℝ => " + term + ")"
-    if len(show) > 100:
-        show = "    show Continuous (fun z : ℝ =>\n      " + term + ")"
-    lines += [show, "    first | fun_prop | continuity"]
-    return "\n".join(lines)
+    term: str
+    hypothesis: PremiseHypothesis | None = None
+
+    @property
+    def uses(self) -> tuple[str, ...]:
+        return () if self.hypothesis is not None else (self.term,)
 
 
-def _user_premise(family: Family, analysis: Analysis, kind: str, symbol: str, term: str,
-                  c_term: str | None = None) -> Declaration:
-    facts = analysis.facts
-    order = ["max_def", "min_def"]
-    if kind == library.HOMOGENEOUS:
-        k = int(facts.degree)
-        return Declaration(
-            f"{symbol}_posHomogeneous", "theorem", "premise", DEGREE,
-            f" :\n    ∀ t : ℝ, 0 < t → ∀ z, {symbol} (t * z) = t ^ {k} * {symbol} z",
-            "by\n  intro t ht z\n  "
-            + _case_script(symbol, [order, ["abs_mul", "abs_of_pos ht"]],
-                           "ring1 | nlinarith [ht]"),
-            f"`{symbol}` is positively homogeneous of degree {k} (SymPy: σ(t·z) = t^{k}·σ(z)). "
-            "Proof script chosen by leanbridge: case analysis on every `max`/`min`, then "
-            "`ring1` or `nlinarith`.",
-            ("max_def", "min_def", "abs_mul", "abs_of_pos"), generated_proof=True)
-    if kind == library.LITTLE_O:
-        return Declaration(
-            f"{symbol}_isLittleO", "theorem", "premise", LINEARISATION,
-            f" : {symbol} =o[𝓝 0] (fun z => z)",
-            f"isLittleO_of_posHomogeneous (by norm_num) {symbol}_posHomogeneous",
-            f"`{symbol}` is `o(z)` at `0`: it is homogeneous of degree "
-            f"{int(facts.degree)} > 1.",
-            (library.GENERAL_THEOREMS["isLittleO_of_posHomogeneous"].full_name,
-             f"{symbol}_posHomogeneous"),
-            "Cor 7")
-    if kind == library.TENDSTO:
-        return Declaration(
-            f"{symbol}_tendsto_zero", "theorem", "premise", LINEARISATION,
-            f" : Tendsto {symbol} (𝓝 0) (𝓝 0)",
-            "by\n  have h0 : " + symbol + " 0 = 0 := by\n    unfold " + symbol
-            + "\n    norm_num\n" + _continuity_script(symbol, term)
-            + "\n  exact hc.tendsto' 0 0 h0",
-            f"The gate `{symbol}` tends to `0` at `0` (SymPy: g(0) = 0, g continuous at 0). "
-            "Proof script chosen by leanbridge: continuity by `fun_prop`, value by `norm_num`.",
-            ("Continuous.tendsto'",), generated_proof=True)
+def degree_text(k: sp.Expr) -> str:
+    """`3` for a natural degree (`Monoid.npow`), `(3 / 2 : ℝ)` otherwise (`Real.rpow`)."""
+    if k.is_Integer and k >= 0:
+        return str(int(k))
+    return lean_code(k)
+
+
+def odd_rhs(c: sp.Expr) -> str:
+    return "z" if c == 1 else f"{lean_factor(c)} * z"
+
+
+def premise_statement(kind: str, s: str, degree: sp.Expr | None = None,
+                      c: sp.Expr | None = None) -> str:
+    """The premise as one closed Lean proposition (the shape the general theorems take)."""
     if kind == library.EVEN:
-        return Declaration(
-            f"{symbol}_neg", "theorem", "premise", EVEN_PARITY,
-            f" (z : ℝ) : {symbol} (-z) = {symbol} z",
-            "by\n  " + _case_script(symbol, [order, ["abs_neg", "neg_neg"],
-                                                  _neg_lemmas(term)],
-                                    "ring1 | linarith | nlinarith"),
-            f"`{symbol}` is even (SymPy: σ(z) − σ(−z) simplifies to 0). Proof script chosen "
-            "by leanbridge: case analysis on every `max`/`min`, then `ring1` or `linarith`.",
-            ("max_def", "min_def", "abs_neg", *_neg_lemmas(term)), generated_proof=True)
+        return f"∀ z, {s} (-z) = {s} z"
     if kind == library.ODD:
-        rhs = "z" if c_term is None else f"{c_term} * z"
-        return Declaration(
-            f"{symbol}_sub_{symbol}_neg", "theorem", "premise", ODD_LINEAR_PARITY,
-            f" (z : ℝ) : {symbol} z - {symbol} (-z) = {rhs}",
-            "by\n  " + _case_script(symbol, [order, ["abs_neg", "neg_neg"],
-                                                  _neg_lemmas(term)],
-                                    "ring1 | linarith | nlinarith"),
-            f"The odd part of `{symbol}` is linear: σ(z) − σ(−z) = {rhs} (SymPy). Proof script "
-            "chosen by leanbridge: case analysis on every `max`/`min`, then `ring1` or "
-            "`linarith`.",
-            ("max_def", "min_def", "abs_neg", *_neg_lemmas(term)), generated_proof=True)
+        return f"∀ z, {s} z - {s} (-z) = {odd_rhs(c)}"
+    if kind == library.HOMOGENEOUS:
+        return f"∀ t : ℝ, 0 < t → ∀ z, {s} (t * z) = t ^ {degree_text(degree)} * {s} z"
+    if kind == library.LITTLE_O:
+        return f"{s} =o[𝓝 0] (fun z => z)"
+    if kind == library.TENDSTO:
+        return f"Tendsto {s} (𝓝 0) (𝓝 0)"
     raise ValueError(kind)
+
+
+def _lemma_signature(kind: str, s: str, degree: sp.Expr | None, c: sp.Expr | None) -> str:
+    if kind == library.EVEN:
+        return f" (z : ℝ) : {s} (-z) = {s} z"
+    if kind == library.ODD:
+        return f" (z : ℝ) : {s} z - {s} (-z) = {odd_rhs(c)}"
+    if kind == library.HOMOGENEOUS:
+        return (f" :\n    ∀ t : ℝ, 0 < t → ∀ z, {s} (t * z) = t ^ {degree_text(degree)} * "
+                f"{s} z")
+    return " : " + premise_statement(kind, s, degree, c)
+
+
+_LEMMA_NAMES = {library.EVEN: "{s}_neg", library.ODD: "{s}_sub_{s}_neg",
+                library.HOMOGENEOUS: "{s}_posHomogeneous", library.LITTLE_O: "{s}_isLittleO",
+                library.TENDSTO: "{s}_tendsto_zero"}
+_ARGUMENT_OF = {library.EVEN: EVEN_PARITY, library.ODD: ODD_LINEAR_PARITY,
+                library.HOMOGENEOUS: DEGREE, library.LITTLE_O: LINEARISATION,
+                library.TENDSTO: LINEARISATION}
+_PREMISE_WORDS = {library.EVEN: "σ is even", library.ODD: "the odd part of σ is linear",
+                  library.HOMOGENEOUS: "σ is positively homogeneous",
+                  library.LITTLE_O: "σ is o(z) at 0", library.TENDSTO: "g tends to 0 at 0"}
+
+
+def render_certificate(certificate: Certificate, symbol: str, **extra) -> str:
+    """The proof of a certified premise: the rule's template filled with the certificate."""
+    text = environment().get_template(certificate.template).render(
+        symbol=symbol, **certificate.context, **extra)
+    lines = [line.rstrip() for line in text.strip("\n").splitlines() if line.strip()]
+    return "\n".join(_wrap_line(line) for line in lines)
+
+
+def _wrap_line(line: str, width: int = 100) -> str:
+    """Break an over-long tactic line at its last top-level ` = ` (or ` * `, ` + `) that fits;
+    the continuation is indented past the tactic's own column, as Lean requires."""
+    if len(line) <= width:
+        return line
+    stripped = line.lstrip(" ")
+    column = len(line) - len(stripped)
+    if stripped.startswith("| "):
+        column += 2
+    depth, bars, best = 0, 0, None
+    for i, char in enumerate(line):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "|" and i > column:
+            bars ^= 1
+        if depth == 0 and not bars and i > column + 8 and i < width - 1:
+            for op in (" = ", " * ", " + ", " - "):
+                if line.startswith(op, i) and (best is None or op == " = " or best[1] != " = "):
+                    best = (i, op)
+    if best is None:
+        return line
+    i, op = best
+    head, tail = line[:i + len(op) - 1], line[i + len(op):]
+    return head + "\n" + _wrap_line(" " * (column + 4) + tail, width)
 
 
 # -- argument theorems -----------------------------------------------------------------------
@@ -258,108 +291,141 @@ def _g(name: str) -> str:
     return library.GENERAL_THEOREMS[name].full_name
 
 
-def _degree_theorems(f: FamilyFile_, premise: str, k: int) -> list[Declaration]:
+def _head(premise: PremiseRef, *more: PremiseHypothesis | None) -> tuple[str, tuple]:
+    """`{d n : ℕ}` and the named hypotheses (one per line) a theorem takes, with the tuple of
+    those hypotheses for `Declaration.premise_hypotheses`."""
+    hypotheses = tuple(h for h in (premise.hypothesis, *more) if h is not None)
+    head = " {d n : ℕ}" + "".join(f"\n    {h.binder_text}" for h in hypotheses)
+    return head, hypotheses
+
+
+def _theorem(name: str, argument: str, premise: PremiseRef, body: str, proof: str, doc: str,
+             general: str, paper: str | None, *extra_uses: str,
+             nonzero: PremiseHypothesis | None = None) -> Declaration:
+    head, hypotheses = _head(premise, nonzero)
+    if hypotheses and not body.startswith("\n"):
+        head += "\n   "
+    if hypotheses:
+        doc += (" Stated modulo " + ", ".join(f"`{h.binder}`" for h in hypotheses)
+                + ": a premise SymPy verified but no certificate rule proves in Lean.")
+    return Declaration(name, "theorem", "argument", argument, head + body, proof, doc,
+                       (_g(general), *premise.uses, *extra_uses), paper,
+                       premise_hypotheses=hypotheses)
+
+
+def _degree_theorems(f: FamilyFile_, premise: PremiseRef, k: sp.Expr) -> list[Declaration]:
     s, name = f.symbol, f.family.name
+    real = _natural(k) is None
+    suffix = "_rpow" if real else ""
     if f.family.gated:
-        return [Declaration(
-            f"{name}_not_gatedAbsorbable_degree", "theorem", "argument", DEGREE,
-            f" {{d n : ℕ}} {SKIP} (hA : A ≠ 0)\n    {WD} {WGV} :\n"
-            f"    ¬ GatedAbsorbable {s} A Wd Wg Wv",
-            f"not_gatedAbsorbable_of_posHomogeneous (by norm_num) {premise} hA Wd Wg Wv",
+        general = f"not_gatedAbsorbable_of_posHomogeneous{suffix}"
+        return [_theorem(
+            f"{name}_not_gatedAbsorbable_degree", DEGREE, premise,
+            f" {SKIP} (hA : A ≠ 0)\n    {WD} {WGV} :\n    ¬ GatedAbsorbable {s} A Wd Wg Wv",
+            f"{general} (by norm_num) {premise.term} hA Wd Wg Wv",
             f"**Paper Prop 5 (degree argument).** The gate `{s}` is positively homogeneous of "
-            f"degree {k}, so every {f.family.display} block is homogeneous of degree {k + 1} ≠ 1:"
-            " no gated block of the same width equals `x ↦ A x + block(x)` for any skip "
-            "`A ≠ 0`, whatever the weights.",
-            (_g("not_gatedAbsorbable_of_posHomogeneous"), premise), "Prop 5")]
-    return [Declaration(
-        f"{name}_not_absorbable_degree", "theorem", "argument", DEGREE,
-        f" {{d n : ℕ}} {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n"
-        f"    ¬ Absorbable {s} A Wd Wu",
-        f"not_absorbable_of_posHomogeneous (by norm_num) {premise} hA Wd Wu",
+            f"degree {sp.sstr(k)}, so every {f.family.display} block is homogeneous of degree "
+            f"{sp.sstr(k + 1)} ≠ 1: no gated block of the same width equals "
+            "`x ↦ A x + block(x)` for any skip `A ≠ 0`, whatever the weights.",
+            general, "Prop 5")]
+    general = f"not_absorbable_of_posHomogeneous{suffix}"
+    return [_theorem(
+        f"{name}_not_absorbable_degree", DEGREE, premise,
+        f" {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n    ¬ Absorbable {s} A Wd Wu",
+        f"{general} (by norm_num) {premise.term} hA Wd Wu",
         f"**Paper Prop 5 (degree argument).** `{s}` is positively homogeneous of degree "
-        f"{k} ≠ 1: no block of the same width equals `x ↦ A x + W_down σ(W_up x)` for any "
-        "skip `A ≠ 0`, whatever the weights.",
-        (_g("not_absorbable_of_posHomogeneous"), premise), "Prop 5")]
+        f"{sp.sstr(k)} ≠ 1: no block of the same width equals `x ↦ A x + W_down σ(W_up x)` "
+        "for any skip `A ≠ 0`, whatever the weights.",
+        general, "Prop 5")]
 
 
-def _linearisation_theorems(f: FamilyFile_, premise: str) -> list[Declaration]:
-    s, name = f.symbol, f.family.name
+def _linearisation_theorems(f: FamilyFile_, premise: PremiseRef) -> list[Declaration]:
+    s, name, p = f.symbol, f.family.name, premise.term
     if f.family.gated:
         return [
-            Declaration(
-                f"{name}_not_gatedAbsorbable_identity", "theorem", "argument", LINEARISATION,
-                f" {{d n : ℕ}} (hd : 0 < d)\n    {WD} {WGV} :\n"
-                f"    ¬ GatedAbsorbable {s} 1 Wd Wg Wv",
-                f"not_gatedAbsorbable_of_tendsto {premise} hd Wd Wg Wv",
+            _theorem(
+                f"{name}_not_gatedAbsorbable_identity", LINEARISATION, premise,
+                f" (hd : 0 < d)\n    {WD} {WGV} :\n    ¬ GatedAbsorbable {s} 1 Wd Wg Wv",
+                f"not_gatedAbsorbable_of_tendsto {p} hd Wd Wg Wv",
                 f"**Paper Prop 6 (linearisation at the origin), generalised.** The gate `{s}` "
                 "vanishes at 0 and is continuous there, so every block of this kind is `o(|x|)`"
                 " while `x + block(x)` is not: the identity skip is never absorbed (`d ≥ 1`).",
-                (_g("not_gatedAbsorbable_of_tendsto"), premise), "Prop 6"),
-            Declaration(
-                f"{name}_not_gatedAbsorbable_invertible", "theorem", "argument", LINEARISATION,
-                f" {{d n : ℕ}} (hd : 0 < d)\n    {SKIP} (hA : IsUnit A.det)\n    {WD} {WGV} :\n"
+                "not_gatedAbsorbable_of_tendsto", "Prop 6"),
+            _theorem(
+                f"{name}_not_gatedAbsorbable_invertible", LINEARISATION, premise,
+                f" (hd : 0 < d)\n    {SKIP} (hA : IsUnit A.det)\n    {WD} {WGV} :\n"
                 f"    ¬ GatedAbsorbable {s} A Wd Wg Wv",
-                f"not_gatedAbsorbable_of_tendsto_of_isUnit {premise} hd hA Wd Wg Wv",
+                f"not_gatedAbsorbable_of_tendsto_of_isUnit {p} hd hA Wd Wg Wv",
                 "**Paper Prop 6 with Lemma 4.** The same for every invertible linear skip `A`.",
-                (_g("not_gatedAbsorbable_of_tendsto_of_isUnit"), premise), "Prop 6"),
-            Declaration(
-                f"{name}_not_stack_eq", "theorem", "argument", LINEARISATION,
-                f" {{d n : ℕ}} (hd : 0 < d)\n    (ws vs : {TRIPLES})\n    (hvs : vs ≠ []) :\n"
+                "not_gatedAbsorbable_of_tendsto_of_isUnit", "Prop 6"),
+            _theorem(
+                f"{name}_not_stack_eq", LINEARISATION, premise,
+                f" (hd : 0 < d)\n    (ws vs : {TRIPLES})\n    (hvs : vs ≠ []) :\n"
                 f"    ¬ ∀ x, resStack (ws.map (gatedMlpOf {s})) x =\n"
                 f"      plainStack (vs.map (gatedMlpOf {s})) x",
-                f"not_gatedMlpStack_eq_of_tendsto {premise} hd ws vs hvs",
+                f"not_gatedMlpStack_eq_of_tendsto {p} hd ws vs hvs",
                 "**Paper Cor 7 (depth).** A stack of residual blocks of this kind never equals a "
                 "non-empty stack of residual-free blocks of the same width.",
-                (_g("not_gatedMlpStack_eq_of_tendsto"), premise), "Cor 7"),
+                "not_gatedMlpStack_eq_of_tendsto", "Cor 7"),
         ]
     return [
-        Declaration(
-            f"{name}_not_absorbable_identity", "theorem", "argument", LINEARISATION,
-            f" {{d n : ℕ}} (hd : 0 < d)\n    {WD} {WU} :\n    ¬ Absorbable {s} 1 Wd Wu",
-            f"not_absorbable_of_isLittleO {premise} hd Wd Wu",
+        _theorem(
+            f"{name}_not_absorbable_identity", LINEARISATION, premise,
+            f" (hd : 0 < d)\n    {WD} {WU} :\n    ¬ Absorbable {s} 1 Wd Wu",
+            f"not_absorbable_of_isLittleO {p} hd Wd Wu",
             f"**Paper Prop 6 (linearisation at the origin), ungated form.** `{s}` is `o(z)` at 0,"
             " so every block is `o(|x|)` while `x + block(x)` is not: the identity skip is "
             "never absorbed (`d ≥ 1`).",
-            (_g("not_absorbable_of_isLittleO"), premise), "Prop 6"),
-        Declaration(
-            f"{name}_not_absorbable_invertible", "theorem", "argument", LINEARISATION,
-            f" {{d n : ℕ}} (hd : 0 < d)\n    {SKIP} (hA : IsUnit A.det)\n    {WD} {WU} :\n"
+            "not_absorbable_of_isLittleO", "Prop 6"),
+        _theorem(
+            f"{name}_not_absorbable_invertible", LINEARISATION, premise,
+            f" (hd : 0 < d)\n    {SKIP} (hA : IsUnit A.det)\n    {WD} {WU} :\n"
             f"    ¬ Absorbable {s} A Wd Wu",
-            f"not_absorbable_of_isLittleO_of_isUnit {premise} hd hA Wd Wu",
+            f"not_absorbable_of_isLittleO_of_isUnit {p} hd hA Wd Wu",
             "**Paper Prop 6 with Lemma 4.** The same for every invertible linear skip `A`.",
-            (_g("not_absorbable_of_isLittleO_of_isUnit"), premise), "Prop 6"),
-        Declaration(
-            f"{name}_not_stack_eq", "theorem", "argument", LINEARISATION,
-            f" {{d n : ℕ}} (hd : 0 < d)\n    (ws vs : {PAIRS})\n    (hvs : vs ≠ []) :\n"
+            "not_absorbable_of_isLittleO_of_isUnit", "Prop 6"),
+        _theorem(
+            f"{name}_not_stack_eq", LINEARISATION, premise,
+            f" (hd : 0 < d)\n    (ws vs : {PAIRS})\n    (hvs : vs ≠ []) :\n"
             f"    ¬ ∀ x, resStack (ws.map (mlpOf {s})) x =\n"
             f"      plainStack (vs.map (mlpOf {s})) x",
-            f"not_mlpStack_eq_of_isLittleO {premise} hd ws vs hvs",
+            f"not_mlpStack_eq_of_isLittleO {p} hd ws vs hvs",
             "**Paper Cor 7 (depth).** A stack of residual blocks never equals a non-empty stack "
             "of residual-free blocks of the same width.",
-            (_g("not_mlpStack_eq_of_isLittleO"), premise), "Cor 7"),
+            "not_mlpStack_eq_of_isLittleO", "Cor 7"),
     ]
 
 
-def _even_theorems(f: FamilyFile_, premise: str) -> list[Declaration]:
-    s, name = f.symbol, f.family.name
+def _even_theorems(f: FamilyFile_, premise: PremiseRef) -> list[Declaration]:
+    s, name, p = f.symbol, f.family.name, premise.term
     return [
-        Declaration(
-            f"{name}_not_absorbable_even", "theorem", "argument", EVEN_PARITY,
-            f" {{d n : ℕ}} (hd : 0 < d)\n    {WD} {WU} :\n    ¬ Absorbable {s} 1 Wd Wu",
-            f"not_absorbable_of_even {premise} hd Wd Wu",
+        _theorem(
+            f"{name}_not_absorbable_even", EVEN_PARITY, premise,
+            f" (hd : 0 < d)\n    {WD} {WU} :\n    ¬ Absorbable {s} 1 Wd Wu",
+            f"not_absorbable_of_even {p} hd Wd Wu",
             f"**Parity argument.** `{s}` is even, so every block is even in `x`; comparing `x` "
             "and `-x` shows the identity skip is never absorbed (`d ≥ 1`).",
-            (_g("not_absorbable_of_even"), premise), None),
-        Declaration(
-            f"{name}_not_absorbable_even_of_ne_zero", "theorem", "argument", EVEN_PARITY,
-            f" {{d n : ℕ}} {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n    ¬ Absorbable {s} A Wd Wu",
-            f"not_absorbable_of_even_of_ne_zero {premise} hA Wd Wu",
+            "not_absorbable_of_even", None),
+        _theorem(
+            f"{name}_not_absorbable_even_of_ne_zero", EVEN_PARITY, premise,
+            f" {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n    ¬ Absorbable {s} A Wd Wu",
+            f"not_absorbable_of_even_of_ne_zero {p} hA Wd Wu",
             "**Parity argument.** The same for every nonzero linear skip `A`.",
-            (_g("not_absorbable_of_even_of_ne_zero"), premise), None),
+            "not_absorbable_of_even_of_ne_zero", None),
     ]
 
 
-def _odd_theorem(f: FamilyFile_, premise: str, c: sp.Expr, c_term: str) -> Declaration:
+#: The c = 1 S-condition: `hS : … = -1` against the library's `… = -(1⁻¹) • 1`. Two
+#: independent routes: rewrite the library side to `-1` and close with `exact hS` (a defeq
+#: check, so the `Neg`/`One` instance paths need not be syntactically equal), or let
+#: `simpa only` normalise both sides.
+C_ONE_MATCH = ("(by\n"
+               "      first\n"
+               "        | (rw [inv_one, neg_smul, one_smul]; exact hS)\n"
+               "        | (simpa only [inv_one, neg_smul, one_smul] using hS))")
+
+
+def _odd_theorem(f: FamilyFile_, premise: PremiseRef, c: sp.Expr) -> Declaration:
     s, name = f.symbol, f.family.name
     necessity = ("The paper also proves the condition necessary for this activation (generic "
                  "weights, `d ≥ 2`); that direction is not formalised here."
@@ -370,31 +436,54 @@ def _odd_theorem(f: FamilyFile_, premise: str, c: sp.Expr, c_term: str) -> Decla
            f"`W_down[:,S] W_up[S,:] = {minus_inverse_identity(c)}`, keeping `W_down` and "
            "negating the rows of `W_up` in `S` absorbs the identity skip. " + necessity)
     if c == 1:
-        # `σ` and `c` are pinned by name, the premise is adapted to `σ z - σ (-z) = 1 * z` by a
-        # term (no rewriting), and `hS : … = -1` is matched against the library's
-        # `… = -(1⁻¹) • 1` by rewriting the library side to `-1` and closing with `exact hS`
-        # (a defeq check at default transparency, so the `Neg`/`One` instance paths of the two
-        # `-1`s need not be syntactically equal, as `rw [hS]` followed by `rfl` would need).
-        return Declaration(
-            f"{name}_absorbable_of_sCondition", "theorem", "argument", ODD_LINEAR_PARITY,
-            f" {{d n : ℕ}}\n    {WD} {WU}\n    (S : Finset (Fin n))\n    (hS : {SELECTOR} = -1) :\n"
+        # `σ` and `c` are pinned by name and the premise is adapted to `σ z - σ (-z) = 1 * z`
+        # by a term (no rewriting).
+        return _theorem(
+            f"{name}_absorbable_of_sCondition", ODD_LINEAR_PARITY, premise,
+            f"\n    {WD} {WU}\n    (S : Finset (Fin n))\n    (hS : {SELECTOR} = -1) :\n"
             f"    Absorbable {s} 1 Wd Wu",
             f"absorbable_of_sCondition (σ := {s}) (c := 1) one_ne_zero\n"
-            f"    (fun z => ({premise} z).trans (one_mul z).symm) Wd Wu S\n"
-            "    (by rw [inv_one, neg_smul, one_smul]; exact hS)",
-            doc, (_g("absorbable_of_sCondition"), premise, "one_mul", "inv_one", "neg_smul",
-                  "one_smul", "one_ne_zero"), "Thm 8/10 (if)")
+            f"    (fun z => ({premise.term} z).trans (one_mul z).symm) Wd Wu S\n"
+            f"    {C_ONE_MATCH}",
+            doc, "absorbable_of_sCondition", "Thm 8/10 (if)",
+            "one_mul", "inv_one", "neg_smul", "one_smul", "one_ne_zero")
     # `c` is written with its type: an untyped numeral (`2⁻¹`) in front of `•` would default
     # to `ℕ`, which has no `Inv`.
-    c_real = c_term if re.fullmatch(r"\(.*: ℝ\)", c_term) else f"({c_term} : ℝ)"
-    nonzero = "(by norm_num)" if c.is_Rational else "(by first | norm_num | positivity)"
-    return Declaration(
-        f"{name}_absorbable_of_sCondition", "theorem", "argument", ODD_LINEAR_PARITY,
-        f" {{d n : ℕ}}\n    {WD} {WU}\n    (S : Finset (Fin n))\n"
+    c_real = _c_real(c)
+    nonzero, hypothesis = _nonzero(c, c_real)
+    return _theorem(
+        f"{name}_absorbable_of_sCondition", ODD_LINEAR_PARITY, premise,
+        f"\n    {WD} {WU}\n    (S : Finset (Fin n))\n"
         f"    (hS : {SELECTOR} =\n      -({c_real}⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ)) :\n"
         f"    Absorbable {s} 1 Wd Wu",
-        f"absorbable_of_sCondition {nonzero} {premise} Wd Wu S hS",
-        doc, (_g("absorbable_of_sCondition"), premise), "Thm 8/10 (if)")
+        f"absorbable_of_sCondition {nonzero} {premise.term} Wd Wu S hS".replace(" \n", "\n"),
+        doc, "absorbable_of_sCondition", "Thm 8/10 (if)", nonzero=hypothesis)
+
+
+def _c_real(c: sp.Expr) -> str:
+    """`c` as a typed real term: `(3 : ℝ)`, `(1 / 2 : ℝ)`, `(1 + Real.sqrt 2 : ℝ)`."""
+    text = lean_code(c)
+    return text if re.fullmatch(r"\(-?\d+ / \d+ : ℝ\)", text) else f"({text} : ℝ)"
+
+
+def _nonzero(c: sp.Expr, c_real: str) -> tuple[str, PremiseHypothesis | None]:
+    """The proof of `c ≠ 0`: `norm_num` (rational c), `positivity` (c positive in a shape it
+    recognises), else a named hypothesis."""
+    from leanbridge.certificates.tendsto import POS, positivity_shape
+
+    if c.is_Rational:
+        return "(by norm_num)", None
+    if positivity_shape(c) == POS:
+        return "(by first | positivity | norm_num)", None
+    if positivity_shape(-c) == POS:
+        # c < 0: `positivity` proves 0 < -c as printed, `linarith` turns it into c < 0
+        negated = lean_code(-c)
+        return (f"\n    (by\n      first\n        | (apply ne_of_lt; have h : (0 : ℝ) < {negated} := "
+                "(by positivity); linarith)\n        | norm_num)\n   "), None
+    hypothesis = PremiseHypothesis(
+        NONZERO_BINDER, "nonzero", f"{c_real} ≠ 0",
+        f"c = {sp.sstr(c)} ≠ 0 (SymPy); neither norm_num nor positivity is certified to prove it")
+    return NONZERO_BINDER, hypothesis
 
 
 # -- assembling a family ---------------------------------------------------------------------
@@ -420,6 +509,46 @@ def _natural(value: sp.Expr | None) -> int | None:
     if value is not None and value.is_Integer and value >= 0:
         return int(value)
     return None
+
+
+def _user_premise(builder: FamilyFile_, kind: str, degree: sp.Expr | None = None,
+                  c: sp.Expr | None = None) -> PremiseRef:
+    """A user family's premise: a lemma proved by a certificate, or a named hypothesis."""
+    s, expr = builder.symbol, builder.family.expr
+    name = _LEMMA_NAMES[kind].format(s=s)
+    existing = next((d for d in builder.declarations if d.name == name), None)
+    if existing is not None:
+        return PremiseRef(name)
+    certificate = certify(expr, kind, degree=degree, c=c)
+    extra: dict = {}
+    if isinstance(certificate, Certificate) and certificate.rule == "little_o_homogeneous":
+        homogeneous = _user_premise(builder, library.HOMOGENEOUS, degree=degree)
+        if homogeneous.hypothesis is not None:
+            certificate = Outside(kind, "σ's homogeneity has no certificate: "
+                                  + homogeneous.hypothesis.reason, certificate.rule)
+        else:
+            extra["homogeneous_lemma"] = homogeneous.term
+    if isinstance(certificate, Outside):
+        return PremiseRef(PREMISE_BINDER, PremiseHypothesis(
+            PREMISE_BINDER, kind, premise_statement(kind, s, degree, c), certificate.reason))
+    proof = render_certificate(certificate, s, **extra)
+    uses = tuple(n for n in certificate.lean_names if n not in TACTICS)
+    if "homogeneous_lemma" in extra:
+        uses += (extra["homogeneous_lemma"],)
+    if kind == library.HOMOGENEOUS:
+        words = f"{_PREMISE_WORDS[kind]} of degree {sp.sstr(degree)}"
+    elif kind == library.ODD:
+        words = f"σ z - σ (-z) = {sp.sstr(c)} · z"
+    else:
+        words = _PREMISE_WORDS[kind]
+    builder.declarations.append(Declaration(
+        name, "theorem", "premise", _ARGUMENT_OF[kind], _lemma_signature(kind, s, degree, c),
+        proof,
+        f"Premise: {words} (SymPy). Proof pattern `{certificate.rule}` "
+        f"(`templates/{certificate.template}`), filled with leanbridge's certificate: "
+        f"{certificate.summary}.",
+        uses, generated_proof=True, certificate=certificate.rule))
+    return PremiseRef(name)
 
 
 def build_family_file(family: Family, analysis: Analysis | None = None) -> FamilyFile:
@@ -454,59 +583,42 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
             f"{family.display}: `{_clean(sp.sstr(family.expr))}` (SymPy), printed by "
             "leanbridge's LeanPrinter.", ()))
 
-    def premise(kind: str, c_term: str | None = None) -> str:
+    def premise(kind: str, degree: sp.Expr | None = None, c: sp.Expr | None = None) -> PremiseRef:
         if lean_side is not None:
             name = lean_side.premise(kind)
             if name is None:
                 raise RenderError(f"{family.name}: the library has no {kind} premise lemma")
-            return name
-        declaration = _user_premise(family, analysis, kind, symbol, term, c_term)
-        if declaration.name not in {d.name for d in builder.declarations}:
-            builder.declarations.append(declaration)
-        return declaration.name
+            return PremiseRef(name)
+        return _user_premise(builder, kind, degree, c)
 
     facts = analysis.facts
     for argument in analysis.arguments:
         if argument.name == DEGREE:
-            k = _natural(facts.degree)
-            if k is None:
-                builder.not_formalised.append(
-                    f"degree: the gate/activation has degree {facts.degree}, but the Lean "
-                    "library states the degree argument for natural degrees only")
-                continue
+            k = facts.degree
             builder.modules.add("SkipAbsorption.Degree")
             builder.declarations.extend(
-                _degree_theorems(builder, premise(library.HOMOGENEOUS), k))
+                _degree_theorems(builder, premise(library.HOMOGENEOUS, degree=k), k))
         elif argument.name == LINEARISATION:
-            if family.gated:
-                kind = library.TENDSTO
-            else:
-                k = _natural(facts.degree)
-                if lean_side is None and (k is None or k < 2):
-                    builder.not_formalised.append(
-                        "linearisation: σ is flat at 0, but leanbridge proves σ = o(z) in Lean "
-                        "only for σ homogeneous of a natural degree k > 1")
-                    continue
-                if lean_side is None:
-                    premise(library.HOMOGENEOUS)
-                    builder.modules.add("SkipAbsorption.Depth")
-                kind = library.LITTLE_O
+            kind = library.TENDSTO if family.gated else library.LITTLE_O
+            reference = premise(kind, degree=facts.degree)
             builder.modules.update({"SkipAbsorption.Linearisation", "SkipAbsorption.Depth"})
-            builder.declarations.extend(_linearisation_theorems(builder, premise(kind)))
+            builder.declarations.extend(_linearisation_theorems(builder, reference))
         elif argument.name == EVEN_PARITY:
             builder.modules.add("SkipAbsorption.Parity")
             builder.declarations.extend(_even_theorems(builder, premise(library.EVEN)))
         elif argument.name == ODD_LINEAR_PARITY:
             c = facts.odd_coefficient
             try:
-                c_term = None if c == 1 else lean_code(c)
+                lean_code(c)
             except LeanPrintError as exc:
                 builder.not_formalised.append(f"odd_linear_parity: c = {c}: {exc}")
                 continue
             builder.modules.add("SkipAbsorption.Parity")
-            builder.declarations.append(
-                _odd_theorem(builder, premise(library.ODD, c_term), c, c_term or "1"))
+            builder.declarations.append(_odd_theorem(builder, premise(library.ODD, c=c), c))
 
+    declarations = _order(_qualified(builder.declarations))
+    if lean_side is None:
+        _refuse_shadowing(family.name, declarations)
     imports = tuple(sorted(builder.modules))
     return FamilyFile(
         family=family, analysis=analysis,
@@ -514,9 +626,26 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
         path=family_path(family.name), imports=imports, symbol=symbol,
         library_definition=lean_side.definition if lean_side else None,
         lean_term=term, print_note=print_note,
-        declarations=tuple(_order(_qualified(builder.declarations))),
+        declarations=tuple(declarations),
         not_formalised=tuple(builder.not_formalised),
         source=source_of(family))
+
+
+def _refuse_shadowing(name: str, declarations: list[Declaration]) -> None:
+    """Inside ``namespace SkipAbsorption.Families`` a declaration named like a Mathlib or
+    library name the file's proofs use would capture it (a user named ``mul`` gets a lemma
+    ``mul_neg``, and ``simp only [mul_neg]`` would then mean that lemma)."""
+    clash = sorted({d.name for d in declarations} & EXTERNAL_NAMES)
+    if clash:
+        raise RenderError(f"name {name!r} would make the declaration(s) {', '.join(clash)} "
+                          "shadow the Lean name(s) the proofs use; choose another name")
+
+
+#: Every root-namespace Lean name (Mathlib or library) a generated proof may reference.
+EXTERNAL_NAMES = frozenset(
+    set(library.GENERAL_THEOREMS)
+    | {"one_mul", "inv_one", "neg_smul", "one_smul", "one_ne_zero"}
+    | {n for n in library.CERTIFICATE_NAMES if "." not in n})
 
 
 def _qualified(declarations: list[Declaration]) -> list[Declaration]:

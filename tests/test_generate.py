@@ -100,7 +100,19 @@ def test_golden_conditional_relu_c_equals_one():
         "    Absorbable relu 1 Wd Wu :=\n"
         "  absorbable_of_sCondition (σ := relu) (c := 1) one_ne_zero\n"
         "    (fun z => (relu_sub_relu_neg z).trans (one_mul z).symm) Wd Wu S\n"
-        "    (by rw [inv_one, neg_smul, one_smul]; exact hS)")
+        "    (by\n"
+        "      first\n"
+        "        | (rw [inv_one, neg_smul, one_smul]; exact hS)\n"
+        "        | (simpa only [inv_one, neg_smul, one_smul] using hS))")
+
+
+def test_the_five_c_equals_one_catalog_files_have_an_independent_second_route():
+    """Issue 9 §1: `rw …; exact hS` depends on the `Neg`/`SMul` instance paths meeting under
+    `respectTransparency`; `simpa only … using hS` is the independent fallback."""
+    for name in ("relu", "gelu", "gelu_tanh", "silu", "softplus"):
+        text = render_family(build_family_file(get_family(name)))
+        assert "| (simpa only [inv_one, neg_smul, one_smul] using hS))" in text, name
+        assert "| (rw [inv_one, neg_smul, one_smul]; exact hS)" in text, name
 
 
 def test_golden_conditional_leaky_relu_with_its_c():
@@ -229,17 +241,26 @@ def _user_text(project, expr, name, *extra):
 
 def test_user_odd_premise_script_and_c_equals_one_form(project):
     text = _user_text(project, "Max(z,0)", "myrelu")
+    # rule `parity`: the goal on the printed body, a case split, one closer per kind of case
+    # (identity, empty region, the one-point region z = 0)
     assert ("theorem myrelu_sub_myrelu_neg (z : ℝ) : myrelu z - myrelu (-z) = z := by\n"
-            "  unfold myrelu\n"
-            "  try simp only [max_def, min_def]\n"
-            "  try simp only [abs_neg, neg_neg]\n"
-            "  try split_ifs\n"
-            "  all_goals first | ring1 | linarith | nlinarith\n") in text
+            "  first\n"
+            "    | show (max z 0) - (max (-z) 0) = z\n"
+            "      all_goals try simp only [max_def]\n"
+            "      all_goals try split_ifs\n"
+            "      all_goals first\n"
+            "        | ring1\n"
+            "        | linarith\n"
+            "        | (have hz : z = 0 := (by linarith); subst hz; ring1)\n"
+            "        | (rw [show z = 0 by linarith]; ring1)\n"
+            "    | unfold myrelu\n") in text
     assert ("  absorbable_of_sCondition (σ := myrelu) (c := 1) one_ne_zero\n"
             "    (fun z => (myrelu_sub_myrelu_neg z).trans (one_mul z).symm) Wd Wu S\n"
-            "    (by rw [inv_one, neg_smul, one_smul]; exact hS)") in text
+            "    (by\n      first\n"
+            "        | (rw [inv_one, neg_smul, one_smul]; exact hS)\n") in text
     # only the symmetry lemmas of functions that occur are named
     assert "Real.sigmoid_neg" not in text and "Real.tanh_neg" not in text
+    assert "rule `parity`" in text
 
 
 def test_user_integer_c_is_typed_in_the_s_condition(project):
@@ -254,11 +275,17 @@ def test_user_gate_tendsto_script(project):
     text = _user_text(project, "sigmoid(z) - 1/2", "sig_centered", "--gated")
     assert ("theorem sig_centered_tendsto_zero : Tendsto sig_centered (𝓝 0) (𝓝 0) := by\n"
             "  have h0 : sig_centered 0 = 0 := by\n"
-            "    unfold sig_centered\n"
-            "    norm_num\n"
+            "    first\n"
+            "      | show Real.sigmoid (0 : ℝ) - (1 / 2 : ℝ) = 0\n"
+            "        norm_num\n"
+            "      | unfold sig_centered\n"
+            "        norm_num\n"
             "  have hc : Continuous sig_centered := by\n"
             "    show Continuous (fun z : ℝ => Real.sigmoid z - (1 / 2 : ℝ))\n"
-            "    first | fun_prop | continuity\n"
+            "    first\n"
+            "      | fun_prop\n"
+            "      | fun_prop (disch := intro x; positivity)\n"
+            "      | continuity\n"
             "  exact hc.tendsto' 0 0 h0\n") in text
     assert "htanh" not in text
     # Mathlib registers no continuity lemma for `Real.tanh`: a local one is proved first
@@ -266,7 +293,10 @@ def test_user_gate_tendsto_script(project):
     assert "    have htanh : Continuous Real.tanh := by\n      first\n        | fun_prop\n" in tanh
     assert "rw [Real.tanh_eq_sinh_div_cosh]" in tanh
     even = _user_text(project, "z*tanh(z)", "ztanh")
-    assert "  try simp only [Real.tanh_neg]\n" in even
+    assert ("      have a1 : Real.tanh (-z) = -Real.tanh z := by\n"
+            "        exact Real.tanh_neg z\n"
+            "      rw [a1]\n") in even
+    assert "      try simp only [mul_neg, neg_mul, neg_div, neg_neg, Real.tanh_neg]\n" in even
 
 
 def test_user_files_keep_lines_within_100_characters(project):
@@ -296,3 +326,73 @@ def test_generate_bad_input_exits_2(project, args, message):
 def test_missing_project_is_a_usage_error(tmp_path):
     result = run("generate", "--project", str(tmp_path / "nowhere"))
     assert result.exit_code == 2 and "no Lake project" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["z", "t", "x", "d", "n", "hd", "ht", "h0", "hc", "hb", "ws",
+                                  "vs", "hvs", "a1", "h2", "hh1", "e", "i"])
+def test_names_the_templates_bind_are_refused(project, name):
+    """A family named like a template binder would be captured (`∀ z, z (t * z) = …`)."""
+    before = sorted(p.name for p in (project / "SkipAbsorption" / "Families").iterdir())
+    result = run("generate", "--project", str(project), "--expr", "Max(z,0)**2", "--name", name)
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+    assert sorted(p.name for p in (project / "SkipAbsorption" / "Families").iterdir()) == before
+
+
+@pytest.mark.parametrize("name, victim", [("relu_2", "Relu2.lean"), ("tanh_", "Tanh.lean"),
+                                          ("relu_", "Relu.lean"), ("gelu__tanh", "GeluTanh.lean"),
+                                          ("leakyrelu", "LeakyRelu.lean"), ("sil_u", "SilU.lean")])
+def test_module_stem_collisions_with_the_catalog_are_refused(project, name, victim):
+    """`relu_2` → `Relu2`: the catalog file would be silently overwritten (issue 9, G8).
+    Stems are compared case-insensitively (`LeakyRelu.lean` is `Leakyrelu.lean` on macOS)."""
+    target = project / "SkipAbsorption" / "Families" / victim
+    before = target.read_text(encoding="utf-8") if target.exists() else None
+    result = run("generate", "--project", str(project), "--expr", "z**2", "--name", name)
+    if name == "sil_u":  # `SilU` vs `Silu`: a case-insensitive collision
+        victim_path = project / "SkipAbsorption" / "Families" / "Silu.lean"
+        assert result.exit_code == 2 and "catalog family 'silu'" in result.stderr
+        assert not target.exists() and victim_path.exists()
+        return
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "catalog family" in result.stderr and "choose another name" in result.stderr
+    assert target.read_text(encoding="utf-8") == before
+    assert all(s.status == OK for s in check(project))
+
+
+def test_module_stem_collisions_with_user_files_are_refused(project):
+    assert run("generate", "--project", str(project), "--expr", "Max(z,0)**3",
+               "--name", "relu_cubed").exit_code == 0
+    clash = run("generate", "--project", str(project), "--expr", "z**2", "--name", "relucubed")
+    assert clash.exit_code == 2 and "holds family 'relu_cubed'" in clash.stderr
+    # the same family may be generated again
+    again = run("generate", "--project", str(project), "--expr", "Max(z,0)**3",
+                "--name", "relu_cubed")
+    assert again.exit_code == 0 and "unchanged" in again.output
+    # a hand-written file with a colliding stem is never overwritten
+    (project / "SkipAbsorption" / "Families" / "Mine.lean").write_text("-- mine\n")
+    mine = run("generate", "--project", str(project), "--expr", "z**2", "--name", "mine")
+    assert mine.exit_code == 2 and "a file leanbridge did not write" in mine.stderr
+
+
+def test_user_file_modulo_a_premise_round_trips(project):
+    """A premise outside every certificate rule is a named hypothesis, and the file is a
+    generated file like any other (`--check` re-renders it from its header)."""
+    text = _user_text(project, "log(1+exp(z))-log(2)", "shifted_softplus")
+    assert "(hσ : ∀ z, shifted_softplus z - shifted_softplus (-z) = z)" in text
+    assert "(fun z => (hσ z).trans (one_mul z).symm)" in text
+    assert "theorem shifted_softplus_sub_shifted_softplus_neg" not in text
+    assert "Premises stated as named hypotheses" in text
+    statuses = {Path(s.path).name: s.status for s in check(project)}
+    assert statuses["ShiftedSoftplus.lean"] == OK
+
+
+def test_user_real_degree_uses_the_rpow_theorems(project):
+    text = _user_text(project, "Max(z,0)**(3/2)", "relu_three_halves")
+    assert ("∀ t : ℝ, 0 < t → ∀ z, relu_three_halves (t * z) = t ^ (3 / 2 : ℝ) * "
+            "relu_three_halves z") in text
+    assert "not_absorbable_of_posHomogeneous_rpow (by norm_num) relu_three_halves_posHomogeneous" \
+        in text
+    assert "rw [hb, Real.mul_rpow ht.le hnn]" in text
+    # linearisation holds (σ is flat) but no rule proves σ = o(z) for a real degree
+    assert "(hσ : relu_three_halves =o[𝓝 0] (fun z => z))" in text

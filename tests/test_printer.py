@@ -140,3 +140,60 @@ def test_printer_is_a_sympy_printer_with_one_method_per_node():
                  "log", "tanh", "sigmoid"):
         assert hasattr(printer, f"_print_{node}")
     assert printer.doprint(z + 1) == "z + 1"
+
+
+# -- coefficients: the left factor of `c * z` (issue 9, G1) -----------------------------------
+
+from leanbridge.lean.printer import lean_factor  # noqa: E402
+from leanbridge.lean.reader import means, read_lean  # noqa: E402
+
+COEFFICIENTS = [
+    sp.Integer(3), sp.Integer(-2), sp.Rational(1, 2), sp.Rational(-3, 4), sp.Rational(101, 100),
+    sp.sqrt(2), -sp.sqrt(2), 1 + sp.sqrt(2), -1 - sp.sqrt(2), sp.sqrt(3) + sp.sqrt(2),
+    sp.sqrt(2) / 2, 2 * sp.sqrt(2), sp.pi, 2 * sp.pi, 1 / sp.pi, sp.pi**2, 1 + sp.pi / 2,
+    sp.E, sp.exp(2), sp.log(2), (1 + sp.sqrt(2)) / (3 + sp.pi), 2 ** sp.Rational(1, 3),
+    1 - 2 * sp.sqrt(2), -sp.pi / 3,
+]
+
+
+@pytest.mark.parametrize("c", COEFFICIENTS, ids=sp.sstr)
+def test_a_coefficient_is_one_factor_of_c_times_z(c):
+    """`{factor} * z` must mean c·z: `1 + Real.sqrt 2 * z` (the old rendering) means 1 + √2·z."""
+    text = f"{lean_factor(c)} * z"
+    assert means(text, c * z), text
+    assert read_lean(text) != 0
+
+
+def test_the_unbracketed_rendering_of_issue_9_reads_as_a_different_term():
+    """The reader follows Lean's precedences: it tells the false statement from the true one."""
+    assert not means("1 + Real.sqrt 2 * z", (1 + sp.sqrt(2)) * z)
+    assert means("(1 + Real.sqrt 2) * z", (1 + sp.sqrt(2)) * z)
+
+
+@pytest.mark.parametrize("c", COEFFICIENTS, ids=sp.sstr)
+@pytest.mark.parametrize("shape", [sp.Max(z, 0), z + sp.Abs(z), sp.Max(z, 0)**2 - z,
+                                   z * sp.tanh(2 * z)], ids=sp.sstr)
+def test_coefficient_times_activation_prints_what_it_means(c, shape):
+    for expr in (c * shape, shape / (c if c != 0 else 1), shape + c * z, c * (shape + c)):
+        text = lean_code(expr)
+        assert means(text, expr), (expr, text)
+
+
+@pytest.mark.parametrize("expr", [e for e, _ in GOLDEN], ids=[g for _, g in GOLDEN])
+def test_every_golden_term_reads_back_as_its_expression(expr):
+    assert means(lean_code(expr), expr)
+
+
+@pytest.mark.parametrize("variable, value", [("(-z)", -z), ("(t * z)", sp.Symbol("t", positive=True) * z),
+                                             ("(0 : ℝ)", sp.Integer(0))])
+def test_the_variable_text_prints_the_instance(variable, value):
+    expr = sp.Max(z, 0)**3 + 2 * z * sp.tanh(2 * z) - z + sp.Abs(z - 1) / 3
+    text = lean_code(expr, variable)
+    from leanbridge.lean.reader import Z, T
+    expected = expr.xreplace({z: value}).xreplace({sp.Symbol("t", positive=True): T})
+    assert sp.simplify(read_lean(text) - expected.xreplace({z: Z})) == 0
+
+
+def test_the_variable_text_must_be_atomic():
+    with pytest.raises(ValueError):
+        lean_code(z, "-z")

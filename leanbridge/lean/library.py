@@ -47,6 +47,12 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
     GeneralTheorem("not_gatedAbsorbable_of_posHomogeneous", _DEGREE, "Prop 5",
                    "A gated block whose gate is positively homogeneous of degree m ≠ 0 absorbs no "
                    "linear skip A ≠ 0"),
+    GeneralTheorem("not_absorbable_of_posHomogeneous_rpow", _DEGREE, "Prop 5",
+                   "An ungated block whose activation is positively homogeneous of a real degree "
+                   "k ≠ 1 (t ^ k is Real.rpow) absorbs no linear skip A ≠ 0"),
+    GeneralTheorem("not_gatedAbsorbable_of_posHomogeneous_rpow", _DEGREE, "Prop 5",
+                   "A gated block whose gate is positively homogeneous of a real degree m ≠ 0 "
+                   "absorbs no linear skip A ≠ 0"),
     GeneralTheorem("not_absorbable_of_isLittleO", _LINEAR, "Prop 6",
                    "An ungated block whose activation is o(z) at 0 absorbs no identity skip "
                    "(d ≥ 1)"),
@@ -131,18 +137,54 @@ CATALOG_LEAN: dict[str, LeanActivation] = {
 LIBRARY_DEFINITIONS = frozenset(a.definition for a in CATALOG_LEAN.values())
 PREMISE_LEMMAS = frozenset(p for a in CATALOG_LEAN.values() for _, p in a.premises)
 
+#: Mathlib (and library) names the certificate templates (``templates/premises/``) can emit,
+#: each read in Mathlib sources and listed in ``lean/CHECKED_NAMES.md`` (section "User-activation
+#: certificates (issue 9)"). A user family may not shadow the root-namespace ones.
+CERTIFICATE_NAMES = frozenset({
+    # parity: symmetry lemmas, argument normalisation, case split
+    "Real.tanh_neg", "Real.sinh_neg", "Real.sin_neg", "Real.arctan_neg", "Real.cosh_neg",
+    "Real.cos_neg", "Real.sigmoid_neg", "mul_neg", "neg_mul", "neg_div", "neg_neg", "abs_neg",
+    "abs_eq_max_neg", "max_def", "min_def", "congrArg", "abs",
+    # homogeneity
+    "abs_mul", "abs_pow", "abs_of_pos", "pow_pos", "Real.mul_rpow", "LT.lt.le",
+    "mul_left_comm", "abs_nonneg", "le_max_right",
+    # little-o
+    "isLittleO_of_posHomogeneous", "Asymptotics.IsLittleO.add",
+    "Asymptotics.IsLittleO.congr_left",
+    # tendsto
+    "Continuous.tendsto'", "Real.tanh_eq_sinh_div_cosh", "Real.continuous_sinh",
+    "Real.continuous_cosh", "Continuous.div", "Real.cosh_pos", "LT.lt.ne'",
+    # the S-condition's c ≠ 0 for a negative irrational c
+    "ne_of_lt",
+})
+
+#: Local names the templates bind (`intro t ht z`, `have hb`, `{d n : ℕ}`, `(ws vs …)`): a user
+#: family named like one would be captured by the binder inside the generated proofs.
+TEMPLATE_BINDERS = frozenset({
+    "z", "t", "x", "d", "n", "i", "e", "h", "hd", "ht", "h0", "hc", "htanh", "hz", "hb", "hnn",
+    "ws", "vs", "hvs", "A", "hA", "Wd", "Wu", "Wg", "Wv", "S", "hS", "hσ"})
+#: Numbered binders (`a1 a2 …` for atom rewrites, `h1 hh1 …` for little-o pieces).
+TEMPLATE_BINDER_PATTERN = r"(a|h|hh)[0-9]+"
+
 #: Names a user family may not take: inside ``namespace SkipAbsorption.Families`` its
 #: definition (and its premise lemmas, named after it) would shadow what the generated file
 #: refers to — the library's definitions and theorems, the lemmas and tactics the templates
 #: use — or be a Lean keyword.
 RESERVED_NAMES = frozenset(
-    LIBRARY_DEFINITIONS
+    TEMPLATE_BINDERS
+    | LIBRARY_DEFINITIONS
     | PREMISE_LEMMAS
     | set(GENERAL_THEOREMS)
     | {"mlp", "gatedMlp", "Absorbable", "GatedAbsorbable", "resStack", "plainStack", "mlpOf",
        "gatedMlpOf", "Real", "Matrix", "Finset", "Tendsto"}
     | {"one_mul", "inv_one", "neg_smul", "one_smul", "one_ne_zero", "max_def", "min_def",
        "abs_mul", "abs_of_pos", "abs_neg", "neg_neg", "max", "min", "abs"}
+    | {name for name in CERTIFICATE_NAMES if "." not in name}
+    # tactic words of the generated proofs (kept out of identifiers, to be safe)
+    | {"first", "try", "all_goals", "intro", "exact", "rw", "simp", "only", "split_ifs", "subst",
+       "unfold", "refine", "congr", "funext", "norm_num", "positivity", "fun_prop",
+       "continuity", "linarith", "nlinarith", "ring1", "ring", "using", "simpa", "obtain",
+       "disch", "rfl", "done", "sorry"}
     | {"theorem", "lemma", "def", "fun", "if", "then", "else", "by", "at", "end", "open",
        "namespace", "section", "where", "let", "have", "show", "from", "do", "match", "with",
        "in", "example", "instance", "structure", "class", "import", "variable", "universe"})

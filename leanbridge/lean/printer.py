@@ -62,7 +62,10 @@ class LeanPrinter(Printer):
 
     printmethod = "_lean"
     language = "Lean 4"
-    _default_settings: dict = {"order": None}
+    #: ``variable``: the text printed for the activation's variable ``z`` (``"(-z)"`` or
+    #: ``"(t * z)"`` prints the Lean term of σ(−z) or σ(t·z) as Lean's ``unfold`` leaves it:
+    #: the same expression tree, the substituted variable in brackets).
+    _default_settings: dict = {"order": None, "variable": None}
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -120,6 +123,9 @@ class LeanPrinter(Printer):
     def _print_Symbol(self, expr):
         if not _IDENT.match(expr.name):
             raise LeanPrintError(expr, "not a Lean identifier")
+        variable = self._settings.get("variable")
+        if variable is not None and expr.name == "z":
+            return variable
         return expr.name
 
     def _print_Integer(self, expr):
@@ -307,6 +313,30 @@ class LeanPrinter(Printer):
         return "¬" + self._arg(expr.args[0])
 
 
-def lean_code(expr: sp.Basic) -> str:
-    """Print ``expr`` as a Lean 4 term (raises :class:`LeanPrintError` on unsupported nodes)."""
-    return LeanPrinter().doprint(sp.sympify(expr))
+def lean_code(expr: sp.Basic, variable: str | None = None) -> str:
+    """Print ``expr`` as a Lean 4 term (raises :class:`LeanPrintError` on unsupported nodes).
+
+    With ``variable`` (e.g. ``"(-z)"``), the variable ``z`` is printed as that text: the term
+    of the instance σ(−z) exactly as Lean's ``unfold`` writes it, without SymPy rewriting it.
+    A ``variable`` must be bracketed (or an identifier) so that it is atomic in every context.
+    """
+    if variable is not None and not (_IDENT.match(variable)
+                                      or (variable.startswith("(") and variable.endswith(")"))):
+        raise ValueError(f"variable text {variable!r} must be an identifier or bracketed")
+    return LeanPrinter({"variable": variable}).doprint(sp.sympify(expr))
+
+
+def lean_factor(expr: sp.Basic) -> str:
+    """``expr`` printed as the left factor of a product ``c * z``.
+
+    Atoms and applications (``3``, ``(1 / 2 : ℝ)``, ``Real.sqrt 2``, ``Real.pi``) print bare;
+    anything else is bracketed — ``(1 + Real.sqrt 2)``, ``(-Real.sqrt 2 - 1)``,
+    ``(2 * Real.pi)`` — so that ``{factor} * z`` means ``c·z`` and Lean reads ``c`` back as one
+    term when it unifies ``?c * z`` against the statement.
+    """
+    expr = sp.sympify(expr)
+    text = lean_code(expr)
+    printer = LeanPrinter()
+    if printer._prec(expr) >= PRECEDENCE["Func"] and not text.startswith("-"):
+        return text
+    return f"({text})"
