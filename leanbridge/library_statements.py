@@ -26,6 +26,8 @@ GROUPS: dict[str, str] = {
     "linearisation": "Linearisation at the origin",
     "even_parity": "Even activations",
     "odd_linear_parity": "Odd-linear activations: the S-condition",
+    "relu_characterisation": "ReLU: the S-condition is necessary and sufficient",
+    "beyond_depth": "Beyond the paper: depth",
 }
 
 #: The notation every entry uses, stated once at the top of an export.
@@ -40,7 +42,11 @@ NOTATION = (
     r"A block $B_W$ absorbs the skip $A\in\mathbb{R}^{d\times d}$ if there are weights $V$ of "
     r"the same shapes with $Ax + B_W(x) = B_V(x)$ for all $x\in\mathbb{R}^d$. "
     r"For $S\subseteq\lbrace 1,\dots,n\rbrace$, $D_S\in\mathbb{R}^{n\times n}$ is the diagonal "
-    r"matrix with $(D_S)_{ii} = 1$ for $i\in S$ and $0$ otherwise."
+    r"matrix with $(D_S)_{ii} = 1$ for $i\in S$ and $0$ otherwise. "
+    r"The weights $W$ of an ungated block are nondegenerate if every row of "
+    r"$W_{\mathrm{up}}$ is nonzero, no two rows of $W_{\mathrm{up}}$ are parallel, and every "
+    r"column of $W_{\mathrm{down}}$ is nonzero (the paper's genericity condition, as "
+    r"reconstructed)."
 )
 
 
@@ -86,6 +92,19 @@ _HOM_SIGMA = (r"for some $k\in\mathbb{N}$ with $k\neq 1$, $\sigma(tz) = t^k\sigm
 _HOM_GATE = (r"for some $m\in\mathbb{N}$ with $m\neq 0$, $g(tz) = t^m g(z)$ for all $t > 0$ "
              r"and $z\in\mathbb{R}$ (so the block is positively homogeneous of degree "
              r"$m + 1\neq 1$)")
+_HOM_SIGMA_REAL = (r"for some real $k\neq 1$, $\sigma(tz) = t^k\sigma(z)$ for all $t > 0$ and "
+                   r"$z\in\mathbb{R}$ ($\sigma$ is positively homogeneous of degree $k$)")
+_HOM_GATE_REAL = (r"for some real $m\neq 0$, $g(tz) = t^m g(z)$ for all $t > 0$ and "
+                  r"$z\in\mathbb{R}$ (so the block is positively homogeneous of degree "
+                  r"$m + 1\neq 1$)")
+_RELU = r"$\sigma(z) = \max(z, 0)$ (ReLU)"
+_NONDEGENERATE = r"the weights $W$ are nondegenerate"
+_S_CONDITION = r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = {rhs}$"
+_CONTRACTING = (r"each residual branch $B_{W^{(\ell)}}$ is Lipschitz with a constant "
+                r"$K_\ell < 1$ for the sup norm on $\mathbb{R}^d$")
+_SCALAR_STACK = (r"$d = 1$ and $F$ is a composition of residual ReLU blocks "
+                 r"$x\mapsto x + \sum_i b_i\max(a_i x, 0)$ on $\mathbb{R}$ (any depth and "
+                 r"widths)")
 _LITTLE_O = r"$\sigma(z) = o(z)$ as $z\to 0$"
 _TENDSTO = r"$g(z)\to 0$ as $z\to 0$"
 _EVEN = r"$\sigma(-z) = \sigma(z)$ for all $z\in\mathbb{R}$ ($\sigma$ is even)"
@@ -145,6 +164,56 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         r"the ungated block $B_W$ with activation $\sigma$ absorbs the identity skip: "
         r"$V_{\mathrm{down}} = W_{\mathrm{down}}$ with $V_{\mathrm{up}}$ equal to "
         r"$W_{\mathrm{up}}$ with the rows in $S$ negated gives $x + B_W(x) = B_V(x)$"),
+    LibraryStatement(
+        "not_absorbable_of_posHomogeneous_rpow", "degree", "Prop 5, real degrees",
+        (_HOM_SIGMA_REAL,),
+        r"for all $d, n$, no ungated block with activation $\sigma$ absorbs a skip "
+        r"$A\neq 0$"),
+    LibraryStatement(
+        "not_gatedAbsorbable_of_posHomogeneous_rpow", "degree", "Prop 5, real degrees",
+        (_HOM_GATE_REAL,),
+        r"for all $d, n$, no gated block with gate $g$ absorbs a skip $A\neq 0$"),
+    LibraryStatement(
+        "absorbable_relu_iff", "relu_characterisation", "Thm 8", (_RELU, _NONDEGENERATE),
+        r"the block $B_W$ absorbs the identity skip if and only if some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        + _S_CONDITION.replace("{rhs}", r"-I_d")),
+    LibraryStatement(
+        "absorbable_relu_iff_of_isUnit_det", "relu_characterisation", "Thm 8 and Lemma 4",
+        (_RELU, _NONDEGENERATE, r"$A\in\mathbb{R}^{d\times d}$ is invertible"),
+        r"the block $B_W$ absorbs the skip $A$ if and only if some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        + _S_CONDITION.replace("{rhs}", r"-A")),
+    LibraryStatement(
+        "card_le_of_sCondition", "relu_characterisation", "Thm 8, the bound on S",
+        (r"$c\neq 0$", r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+         + _S_CONDITION.replace("{rhs}", r"-\tfrac{1}{c}\,I_d")),
+        r"$S$ has at least $d$ elements"),
+    LibraryStatement(
+        "volume_sCondition_eq_zero", "relu_characterisation", "Cor 11, for a fixed up-projection",
+        (r"$d\geq 1$", r"$W_{\mathrm{up}}\in\mathbb{R}^{n\times d}$ is fixed"),
+        r"the set of $W_{\mathrm{down}}\in\mathbb{R}^{d\times n}$ for which some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        + _S_CONDITION.replace("{rhs}", r"-I_d")
+        + r" has Lebesgue measure zero"),
+    LibraryStatement(
+        "not_injective_mlp_relu_of_lt_two_mul", "beyond_depth", None,
+        (_RELU, r"the width satisfies $n < 2d$"),
+        r"the block $B_W\colon\mathbb{R}^d\to\mathbb{R}^d$ is not injective"),
+    LibraryStatement(
+        "resStack_ne_plainStack_of_lt_two_mul", "beyond_depth", None,
+        (_CONTRACTING, r"the first block of a composition $G$ of maps of $\mathbb{R}^d$ is a "
+         r"ReLU block of width $n' < 2d$"),
+        r"the composition of the residual blocks $x\mapsto x + B_{W^{(\ell)}}(x)$ differs from "
+        r"$G$ (at any depths, whatever the later maps of $G$)"),
+    LibraryStatement(
+        "resStack_eq_plainStack_width_two", "beyond_depth", None, (_SCALAR_STACK,),
+        r"for every $L'\geq 1$, $F$ equals a composition of $L'$ ReLU blocks of width $2$ "
+        r"without skips"),
+    LibraryStatement(
+        "resStack_eq_plainStack_width_one_iff", "beyond_depth", None, (_SCALAR_STACK,),
+        r"for every $L'\geq 1$, $F$ equals a composition of $L'$ ReLU blocks of width $1$ "
+        r"without skips if and only if $F$ vanishes on a closed half-line"),
 )
 
 BY_NAME: dict[str, LibraryStatement] = {s.full_name: s for s in LIBRARY_STATEMENTS}
