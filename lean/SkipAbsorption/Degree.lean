@@ -68,14 +68,25 @@ theorem two_rpow_ne_two {k : ℝ} (hk : k ≠ 1) : (2 : ℝ) ^ k ≠ 2 := by
       first
         | exact Real.rpow_lt_rpow_of_exponent_lt (by norm_num) hlt
         | exact (Real.rpow_lt_rpow_left_iff (by norm_num)).2 hlt
-    linarith
+    -- `2 ^ (1 : ℝ)` becomes `2` (and `h1` is cleared) before `linarith`: its parser reads `a ^ n`
+    -- with a numeral `n` as a power whatever the exponent's type, while its final `ring1` check
+    -- treats `Real.rpow` as an atom
+    rw [h1] at hl
+    clear h1
+    first
+      | linarith
+      | exact absurd h (ne_of_lt hl)
   · exact hk heq
   · -- `1 < k`: `2 ^ 1 < 2 ^ k`
     have hl : (2 : ℝ) ^ (1 : ℝ) < (2 : ℝ) ^ k := by
       first
         | exact Real.rpow_lt_rpow_of_exponent_lt (by norm_num) hgt
         | exact (Real.rpow_lt_rpow_left_iff (by norm_num)).2 hgt
-    linarith
+    rw [h1] at hl
+    clear h1
+    first
+      | linarith
+      | exact absurd h (ne_of_gt hl)
 
 /-- Pointwise core for any scale `c ≠ 2`: if `M (2 • x) = 2 • M x`, `f (2 • x) = c • f x`,
 `g (2 • x) = c • g x` and `M x + f x = g x` for all `x`, then `M x = 0`. -/
@@ -117,9 +128,14 @@ theorem mulVec_eq_zero_of_add_eq_of_smul_two {c : ℝ} (hc : c ≠ 2)
   funext i
   -- the equation at `x` and at `2 • x`, in coordinate `i` (`(u + v) i = u i + v i` and
   -- `(c • u) i = c * u i` hold by unfolding)
-  have e1 : (A *ᵥ x) i + F x i = G x i := congrFun (h x) i
-  have e2 : (A *ᵥ ((2 : ℝ) • x)) i + F ((2 : ℝ) • x) i = G ((2 : ℝ) • x) i :=
-    congrFun (h ((2 : ℝ) • x)) i
+  have e1 : (A *ᵥ x) i + F x i = G x i := by
+    first
+      | exact congrFun (h x) i
+      | simpa only [Pi.add_apply] using congrFun (h x) i
+  have e2 : (A *ᵥ ((2 : ℝ) • x)) i + F ((2 : ℝ) • x) i = G ((2 : ℝ) • x) i := by
+    first
+      | exact congrFun (h ((2 : ℝ) • x)) i
+      | simpa only [Pi.add_apply] using congrFun (h ((2 : ℝ) • x)) i
   have e3 : (A *ᵥ ((2 : ℝ) • x)) i = 2 * (A *ᵥ x) i := by
     first
       | exact congrFun (Matrix.mulVec_smul A (2 : ℝ) x) i

@@ -170,8 +170,10 @@ theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
     | unfold mlp
   rw [key, hsplit, hlin, hone]
   -- `x + B = B - -x` in the additive group `Fin d → ℝ`, or coordinatewise in `ℝ`
+  -- (`abel` is `first | abel1 | try_this abel_nf` and may succeed without closing the goal, so
+  -- `done` makes a half-finished `abel` fail and the coordinatewise route run)
   first
-    | abel
+    | (abel; done)
     | (funext j; simp only [Pi.add_apply, Pi.sub_apply, Pi.neg_apply]; ring)
 
 end SkipAbsorption

@@ -84,7 +84,8 @@ theorem absorbable_iff_of_isUnit_det (σ : ℝ → ℝ) {A : Matrix (Fin d) (Fin
     first
       | (rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]; done)
       | exact (Matrix.mul_assoc A A⁻¹ Wd).symm.trans
-          ((congrArg (fun B => B * Wd) (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mul Wd))
+          ((congrArg (fun B : Matrix (Fin d) (Fin d) ℝ => B * Wd)
+            (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mul Wd))
   constructor
   · intro h
     have h' := absorbable_mul_left A⁻¹ h
@@ -106,7 +107,8 @@ theorem gatedAbsorbable_iff_of_isUnit_det (g : ℝ → ℝ) {A : Matrix (Fin d) 
     first
       | (rw [← Matrix.mul_assoc, Matrix.mul_nonsing_inv A hA, Matrix.one_mul]; done)
       | exact (Matrix.mul_assoc A A⁻¹ Wd).symm.trans
-          ((congrArg (fun B => B * Wd) (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mul Wd))
+          ((congrArg (fun B : Matrix (Fin d) (Fin d) ℝ => B * Wd)
+            (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mul Wd))
   constructor
   · intro h
     have h' := gatedAbsorbable_mul_left A⁻¹ h
