@@ -23,7 +23,7 @@ from leanbridge.expression import ExpressionError, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean import library
 from leanbridge.lean.printer import LeanPrintError, lean_code
-from leanbridge.numeric.cli import absorb, probe
+from leanbridge.numeric.cli import absorb, probe, scan
 from leanbridge.results import EXIT_FAILED, EXIT_USAGE
 
 
@@ -372,4 +372,5 @@ def _report_files(statuses, as_json: bool, checked: bool) -> None:
 
 main.add_command(absorb)
 main.add_command(probe)
+main.add_command(scan)
 

@@ -744,14 +744,14 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
         return result
     blockers = []
     if biases:
-        blockers.append(("biases", "the block has biases and the paper proves the S-condition "
-                                   "necessary only for bias-free blocks"))
+        blockers.append(("biases", ("the block has biases and the paper proves the "
+                                    "S-condition necessary only for bias-free blocks")))
     if not analysis.necessity_proven:
-        blockers.append(("necessity", f"the paper proves the S-condition necessary only for "
-                                      f"ReLU and GELU, not for {family.display}"))
+        blockers.append(("necessity", (f"the paper proves the S-condition necessary only for "
+                                       f"ReLU and GELU, not for {family.display}")))
     if not invertible:
-        blockers.append(("singular_skip", "the skip is singular, so Lemma 4 does not reduce it "
-                                          "to the identity"))
+        blockers.append(("singular_skip", ("the skip is singular, so Lemma 4 does not reduce "
+                                           "it to the identity")))
     if d < 2:
         blockers.append(("d<2", "d = 1 (the theorems need d ≥ 2)"))
     if result.nondegeneracy:

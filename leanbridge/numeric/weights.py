@@ -244,14 +244,28 @@ class WeightFile:
         """The array stored under ``key`` as a float64 matrix (``ndim`` 1: vector), nonempty
         and finite."""
         self.require(key, option)
-        out, eps = to_float64(self._backend.get(key), f"{option} {key!r}", ndim,
-                              getattr(self._backend, "eps", lambda k: None)(key))
+        out, eps = self.read(key, f"{option} {key!r}", ndim)
         self._eps[key] = eps
         return out
+
+    def read(self, key: str, label: str, ndim: int = 2):
+        """(float64 copy, machine epsilon of the stored dtype) of ``key`` (see
+        :func:`to_float64`; ``label`` names the tensor in errors)."""
+        return to_float64(self._backend.get(key), label, ndim,
+                          getattr(self._backend, "eps", lambda k: None)(key))
 
     def eps(self, key: str) -> float:
         """Machine epsilon of the dtype ``key`` is stored in (after :meth:`array`)."""
         return self._eps.get(key, 0.0)
+
+    def info(self, key: str) -> tuple[tuple[int, ...], str]:
+        """(shape, dtype name) of ``key`` from the file's header, without reading the data
+        (.npz and .safetensors; a PyTorch state dict is loaded whole anyway)."""
+        info = getattr(self._backend, "info", None)
+        if info is not None:
+            return info(key)
+        tensor = self._backend._tensors[key]
+        return tuple(int(x) for x in tensor.shape), str(tensor.dtype).replace("torch.", "")
 
     def default_key(self, role: str, option: str) -> str:
         """The key a role defaults to: the only key whose name marks that role."""
