@@ -181,12 +181,14 @@ def scan(ckpt: Checkpoint, specs: list[BlockSpec], family: Family, options: Scan
     error (a damaged tensor, an unwritable --out) stops the scan: blocks not started are
     cancelled and the error is raised.
     """
-    analyse(family)                     # SymPy once, before the workers (cached)
-    if family.gated or analyse(family).verdict == CONDITIONAL:
+    # One-time costs before the first block (so that its seconds are comparable): SymPy's
+    # analysis and lambdify (cached), SciPy's optimize/linalg imports (MILP, L-BFGS-B).
+    if not family.gated and analyse(family).verdict == CONDITIONAL:
         from leanbridge.numeric.activations import numeric_activation
 
-        if not family.gated:
-            numeric_activation(family)  # lambdify once (cached)
+        numeric_activation(family)
+        need("scipy.linalg", "leanbridge scan")
+        need("scipy.optimize", "leanbridge scan")
     records: dict[int, BlockRecord] = {}
     if jobs <= 1 or len(specs) <= 1:
         for spec in specs:
