@@ -17,7 +17,9 @@ process, so one cannot inflate another's memory:
   wall time / blocks ÷ bare solve, and the median per-block time ÷ bare solve. Because the
   CPUs may be shared (load changes within a minute), each block is then also timed paired:
   its bare solve immediately followed by the scan of that block alone (reading included), and
-  the median of those ratios is printed. Goal (issue 12): ≤ 1.5× with ``--jobs 1``.
+  the median of those ratios is printed — for wall time and for CPU time (``process_time``,
+  all threads), which other processes' load disturbs much less. Goal (issue 12): ≤ 1.5× with
+  ``--jobs 1``. ``--threads N`` sets the BLAS thread count of the measuring processes.
 * **memory** — the scan again, with ``tracemalloc`` (NumPy's buffers are traced) and the
   process's peak RSS (``resource.getrusage``) above its level just before the scan, as ratios
   to one block's stored tensors (c_fc, c_proj and their biases, float32). The same for the
@@ -121,6 +123,18 @@ def _run_scan(folder: Path, jobs: int, out: Path, only: str | None = None):
     return json.loads(result.stdout)
 
 
+class _Clock:
+    """Wall time and CPU time (all threads of this process) of a block of code."""
+
+    def __enter__(self):
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc):
+        self.wall = time.perf_counter() - self.wall
+        self.cpu = time.process_time() - self.cpu
+
+
 def child_time(folder: Path, jobs: int) -> dict:
     """End to end through the command, then block by block: the bare solve of block i right
     before the scan of block i alone, so that both see the same machine load (shared CPUs)."""
@@ -135,14 +149,12 @@ def child_time(folder: Path, jobs: int) -> dict:
     bare_solve(W_down, W_up)                              # warm the BLAS threads
     before = []
     for _ in range(3):
-        start = time.perf_counter()
-        bare_solve(W_down, W_up)
-        before.append(time.perf_counter() - start)
+        with _Clock() as clock:
+            bare_solve(W_down, W_up)
+        before.append((clock.wall, clock.cpu))
     del W_down, W_up
-    with tempfile.TemporaryDirectory() as out:
-        start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as out, _Clock() as whole:
         data = _run_scan(folder, jobs, Path(out))
-        wall = time.perf_counter() - start
     ckpt = Checkpoint(folder)
     layout = detect_layout(ckpt.keys)
     family, _ = activation_from_config(ckpt.config, layout.gated)
@@ -150,13 +162,15 @@ def child_time(folder: Path, jobs: int) -> dict:
     for spec in find_blocks(ckpt, layout):
         W_up = ckpt.read(spec.key("up"))[0].T
         W_down = ckpt.read(spec.key("down"))[0].T
-        start = time.perf_counter()
-        bare_solve(W_down, W_up)
-        bare = time.perf_counter() - start
+        with _Clock() as bare:
+            bare_solve(W_down, W_up)
         del W_down, W_up
-        record = scan_mod.scan(ckpt, [spec], family, scan_mod.ScanOptions())[0]
-        pairs.append((bare, record.seconds))
-    return {"bare": statistics.median(before), "wall": wall,
+        with _Clock() as one:
+            scan_mod.scan(ckpt, [spec], family, scan_mod.ScanOptions())
+        pairs.append((bare.wall, one.wall, bare.cpu, one.cpu))
+    return {"bare_wall": statistics.median(b[0] for b in before),
+            "bare_cpu": statistics.median(b[1] for b in before),
+            "wall": whole.wall, "cpu": whole.cpu,
             "block_seconds": [b["seconds"] for b in data["blocks"]],
             "pairs": pairs, "numpy": np.__version__,
             "verdicts": [b["verdict"] for b in data["blocks"]],
@@ -201,7 +215,11 @@ def child_memory(folder: Path, jobs: int, what: str, only: str | None) -> dict:
 def _child(args, mode: str, extra: list[str] | None = None) -> dict:
     command = [sys.executable, __file__, "--child", mode, "--dir", str(args.dir),
                "--jobs", str(args.jobs), *(extra or [])]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    env = dict(os.environ)
+    if args.threads:
+        for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+            env[name] = str(args.threads)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=env)
     if done.returncode != 0:
         raise SystemExit(f"child {mode} failed:\n{done.stderr}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -213,6 +231,7 @@ def main() -> None:
     parser.add_argument("--d", type=int, default=768)
     parser.add_argument("--n", type=int, default=3072)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--threads", type=int, help="BLAS threads (OPENBLAS/OMP/MKL_NUM_THREADS)")
     parser.add_argument("--child", choices=["time", "memory-scan", "memory-bare"])
     parser.add_argument("--dir", type=Path)
     parser.add_argument("--only", help="(child) --blocks for the memory scan")
@@ -236,25 +255,30 @@ def main() -> None:
         print(f"GPT-2-small-shaped checkpoint: {args.blocks} blocks, d = {args.d}, n = {args.n}, "
               f"float32, {len(files)} shards, {total / 2**20:.0f} MiB "
               f"(written in {time.perf_counter() - start:.1f} s); {os.cpu_count()} CPU(s), "
-              f"numpy {np.__version__}, --jobs {args.jobs}")
+              f"numpy {np.__version__}, --jobs {args.jobs}, BLAS threads "
+              f"{args.threads or 'default'}; load average {os.getloadavg()[0]:.1f}")
         print(f"one block's stored tensors (c_fc, c_proj, biases): {block_bytes / 2**20:.1f} MiB")
 
         timing = _child(args, "time")
-        bare = timing["bare"]
-        per_block_wall = timing["wall"] / args.blocks
-        median_block = statistics.median(timing["block_seconds"])
-        ratios = [scan / bare_i for bare_i, scan in timing["pairs"]]
-        print("\ntime")
-        print(f"  bare Gram solve of one block (median of 3, before the scan): {bare:.3f} s")
-        print(f"  scan end to end: {timing['wall']:.2f} s = {per_block_wall:.3f} s per block  "
-              f"→ {per_block_wall / bare:.2f}× the bare solve")
-        print(f"  per-block time in that scan (median): {median_block:.3f} s  "
-              f"→ {median_block / bare:.2f}× the bare solve")
-        print("  block by block, each scanned right after its own bare solve (same load): "
-              f"median {statistics.median(ratios):.2f}×, min {min(ratios):.2f}×, "
-              f"max {max(ratios):.2f}×   (goal ≤ 1.5×)")
-        print("  pairs (bare s / scan s): " + ", ".join(f"{b:.2f}/{t:.2f}"
-                                                      for b, t in timing["pairs"]))
+        blocks = args.blocks
+        bare_wall, bare_cpu = timing["bare_wall"], timing["bare_cpu"]
+        print("\ntime per block as a ratio to the bare Gram solve of one block (goal ≤ 1.5×)")
+        print(f"  bare solve (median of 3, before the scan): wall {bare_wall:.3f} s, "
+              f"CPU {bare_cpu:.3f} s")
+        print(f"  scan end to end, {blocks} blocks: wall {timing['wall']:.2f} s "
+              f"→ {timing['wall'] / blocks / bare_wall:.2f}× per block; CPU {timing['cpu']:.2f} s "
+              f"→ {timing['cpu'] / blocks / bare_cpu:.2f}× per block")
+        print(f"  per-block wall time in that scan, median: "
+              f"{statistics.median(timing['block_seconds']):.3f} s → "
+              f"{statistics.median(timing['block_seconds']) / bare_wall:.2f}×")
+        wall_ratios = [scan / bare for bare, scan, _, _ in timing["pairs"]]
+        cpu_ratios = [scan / bare for _, _, bare, scan in timing["pairs"]]
+        for name, ratios in (("wall", wall_ratios), ("CPU", cpu_ratios)):
+            print(f"  paired (each block's scan right after its own bare solve), {name}: median "
+                  f"{statistics.median(ratios):.2f}×, min {min(ratios):.2f}×, "
+                  f"max {max(ratios):.2f}×")
+        print("  pairs, wall s bare/scan: " + ", ".join(
+            f"{b:.2f}/{t:.2f}" for b, t, _, _ in timing["pairs"]))
         verdicts = timing["verdicts"]
         print(f"  verdicts: {verdicts.count('absorbable')} absorbable (block {PLANTED}, |S| = "
               f"{timing['S_size']}), {verdicts.count('no_decision')} no decision (biases), "

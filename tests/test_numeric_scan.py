@@ -552,3 +552,12 @@ def test_corrupt_npz_member_during_the_scan_is_one_line(run, tmp_path):
     raw[at] ^= 0xFF
     path.write_bytes(bytes(raw))
     one_line_error(run(folder), "'model.decoder.layers.1.fc1.weight'", "Bad CRC-32")
+
+
+def test_progress_without_tqdm(run, tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    folder, _, _ = write_model(tmp_path / "m", "opt", biases=False)
+    one_line_error(run(folder, "--progress"), "needs the Python package 'tqdm'")
+    assert run(folder, "--no-progress").exit_code == 0

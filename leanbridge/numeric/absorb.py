@@ -414,11 +414,11 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
     b = a * scale
     Gb = G @ b
     square = float(b @ Gb - 2 * r @ b + t2)
-    # Rounding in G (entries from length-d dot products, |G_ij| ≤ 1 after scaling) and in the
-    # three terms: |error of square| ≤ 4(d + m)ε₆₄((Σb)² + 2|r|·b + ‖T‖²).
+    # Rounding: the scaled G_ij come from length-d dot products, |G_ij| ≤ 1, error ≲ 2dε₆₄;
+    # |r_i| ≤ ‖T‖ with error ≲ dε₆₄‖T‖; the m-term sums add mε₆₄ times their magnitudes. So
+    # |error of square| ≤ 4(d + m)ε₆₄(Σb + ‖T‖_F)² (b ≥ 0).
     m = scale.size
-    bound = 4 * (W_down.shape[0] + m) * _F64 * (float(b.sum()) ** 2
-                                                 + 2 * float(np.abs(r) @ b) + t2)
+    bound = 4 * (W_down.shape[0] + m) * _F64 * (float(b.sum()) + math.sqrt(t2)) ** 2
     if square > 5e5 * bound:         # then the relative error of √square is below 1e-6
         distance = math.sqrt(square)
     else:

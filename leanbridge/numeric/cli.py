@@ -526,7 +526,13 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
             from leanbridge.numeric.gpu import cuda_gram_fn
 
             gram_fn = cuda_gram_fn()
-        tqdm = need("tqdm", "the progress bar of leanbridge scan").tqdm if show_bar else None
+        tqdm = None
+        if show_bar:
+            try:
+                tqdm = need("tqdm", "the progress bar of leanbridge scan (--progress)").tqdm
+            except NumericInputError:
+                if progress:            # asked for explicitly; otherwise scan without a bar
+                    raise
         ckpt = Checkpoint(checkpoint)
         if layout_name is not None:
             layout, layout_source = layouts_mod.get_layout(layout_name), "--layout"
