@@ -134,6 +134,15 @@ def _residual(np, W_down, W_up, a, T) -> float:
     return float(np.linalg.norm((W_down * a) @ W_up - T))
 
 
+def _projections(np, T, Wd, Wu):
+    """(w_iᵀ T u_i)_i. For a diagonal T (the identity skip: T = −I/c) without the d×d×n
+    product T·W_upᵀ, which costs as much as a tenth of the Gram matrix."""
+    diagonal = np.diagonal(T)
+    if not np.any(T - np.diag(diagonal)):
+        return np.einsum("ji,ij,j->i", Wd, Wu, diagonal)
+    return np.einsum("ji,ji->i", T @ Wu.T, Wd)
+
+
 def gram_matrices(Wd, Wu):
     """(G, W_up W_upᵀ) with G = (W_downᵀW_down) ∘ (W_up W_upᵀ), in NumPy (float64)."""
     gram_up = Wu @ Wu.T
@@ -189,7 +198,7 @@ def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0,
     del gram_up
     G /= Dg[:, None]
     G /= Dg[None, :]                         # Jacobi-scaled Gram: unit diagonal
-    r = np.einsum("ji,ji->i", T @ Wu.T, Wd) / Dg   # r_i = w_iᵀ T u_i / ‖R_i‖
+    r = _projections(np, T, Wd, Wu) / Dg            # r_i = w_iᵀ T u_i / ‖R_i‖
     m = active.size
     times["gram"] = clock() - start
 
@@ -389,7 +398,7 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
         G = (Wd.T @ Wd) * (Wu @ Wu.T)
         G /= scale[:, None]
         G /= scale[None, :]
-        r = np.einsum("ji,ji->i", T @ Wu.T, Wd) / scale
+        r = _projections(np, T, Wd, Wu) / scale
     else:
         G, r, scale, active = system
         if active.size == W_down.shape[1]:     # no copies of the weights in the usual case

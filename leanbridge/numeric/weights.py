@@ -101,8 +101,10 @@ class _Npz:
         """(shape, dtype name) of member ``key`` from its .npy header, without its data."""
         np = need("numpy", "reading .npz weights")
         fmt = np.lib.format
+        names = set(self._file.zip.namelist())
+        member = key + ".npy" if key + ".npy" in names else key
         try:
-            with self._file.zip.open(key + ".npy") as stream:
+            with self._file.zip.open(member) as stream:
                 version = fmt.read_magic(stream)
                 reader = fmt.read_array_header_1_0 if version == (1, 0) \
                     else fmt.read_array_header_2_0
