@@ -78,3 +78,20 @@ def test_small_distance_is_recomputed_directly(monkeypatch):
     result = absorb_mod.relaxed_distance(W_down, W_up, T, decision.system)
     assert calls == [1]                         # the Gram form would cancel: direct residual
     assert 0 < result["distance"] < 1e-6
+
+
+def test_least_squares_exit_uses_the_gram_form_and_bounds_the_true_minimum(monkeypatch):
+    d, n = 8, 32
+    W_down, W_up = random_block(d, n, 6)
+    T = -np.eye(d)
+    M = np.stack([np.outer(W_down[:, i], W_up[i]).ravel() for i in range(n)], axis=1)
+    coef = np.linalg.lstsq(M, T.ravel(), rcond=None)[0]
+    true_min = np.linalg.norm(M @ coef - T.ravel())
+    calls = []
+    real = absorb_mod._residual
+    monkeypatch.setattr(absorb_mod, "_residual", lambda *args: calls.append(1) or real(*args))
+    decision = absorb_mod.decide_s(W_down, W_up, T)
+    assert decision.method == "least-squares" and decision.found is False
+    assert calls == []                                  # no 2d²n direct residual needed
+    assert decision.ls_residual <= true_min * (1 + 1e-12)     # a lower bound of the minimum
+    assert decision.ls_residual == pytest.approx(true_min, rel=1e-8)
