@@ -28,7 +28,9 @@ r_i = ⟨R_i, T⟩_F = w_iᵀ T u_i (= −(1/c)(W_up W_down)_ii when A = I). We 
 system (columns of unit norm) by Cholesky:
 
 1. If the least-squares residual min_a∈ℝⁿ ‖Σ a_i R_i − T‖_F exceeds the tolerance, no a at all
-   (binary or not) satisfies (★): **not absorbable by (★)**.
+   (binary or not) satisfies (★): **not absorbable by (★)**. (It is taken from the Gram form
+   ‖T‖² − 2rᵀb + bᵀGb less a bound on its rounding error when that leaves it above the
+   tolerance — generic weights, by a wide margin — and computed directly otherwise.)
 2. Otherwise round the solution to {0,1} and check the residual of that S directly: if it is
    within the tolerance, **S is found**.
 3. Otherwise, when G is nonsingular the real solution a* is unique, and any binary a within the
