@@ -131,9 +131,18 @@ def tolerance(term_sum: float, t_norm: float, eps_in: float, n: int) -> float:
     return REL_TOL * t_norm + KAPPA * (eps_in + math.sqrt(max(n, 1)) * _F64) * term_sum
 
 
-def _residual(np, W_down, W_up, a, T) -> float:
-    """‖W_down diag(a) W_up − T‖_F, computed directly."""
-    return float(np.linalg.norm((W_down * a) @ W_up - T))
+def _residual(np, W_down, W_up, a, T, rows: int = 128) -> float:
+    """‖W_down diag(a) W_up − T‖_F, computed directly, ``rows`` rows of the d×d product at a
+    time (so that no d×n temporary is added to the decision's working set)."""
+    d = W_down.shape[0]
+    if d <= rows:
+        return float(np.linalg.norm((W_down * a) @ W_up - T))
+    squares = []
+    for k in range(0, d, rows):
+        part = (W_down[k:k + rows] * a) @ W_up
+        part -= T[k:k + rows]
+        squares.append(np.linalg.norm(part) ** 2)
+    return math.sqrt(math.fsum(squares))
 
 
 def _projections(np, T, Wd, Wu):
