@@ -190,6 +190,7 @@ def test_all_zero_biases_count_as_bias_free(run, tmp_path):
     data = scan_json(run, tmp_path, code=0)
     assert all(b["biases"] == "zero" for b in data["blocks"])
     assert data["blocks"][PLANTED]["S"] == S
+    assert data["biases"]["mode"] == "none" and "only zero ones" in data["biases"]["caveat"]
 
 
 def test_gpt2_float32_sharded_with_out_writes_an_exact_absorbing_block(run, tmp_path):

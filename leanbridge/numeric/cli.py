@@ -577,9 +577,9 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
     code = scan_mod.exit_code(records)
     summary = scan_mod.summary(records, seconds)
     analysis = analyse(family)
-    has_biases = any(s.bias_roles for s in specs)
-    bias_mode = ("ignored" if ignore_biases and has_biases else
-                 "with_biases" if has_biases else "none")
+    states = {r.biases for r in records}
+    bias_mode = ("with_biases" if scan_mod.BIASES_PRESENT in states else
+                 "ignored" if scan_mod.BIASES_IGNORED in states else "none")
     caveat = _bias_line(bias_mode, absorb_mod)
     if as_json:
         data = {
@@ -630,8 +630,8 @@ def _bias_line(mode: str, absorb_mod) -> str:
     if mode == "ignored":
         return ("--ignore-biases: the bias-free blocks x + W_down σ(W_up x) are decided (the "
                 "paper's question); the verdicts do not cover the model with its biases")
-    return ("no bias tensors in these blocks: the paper's bias-free setting, where its "
-            "necessity results apply")
+    return ("no bias tensors (or only zero ones) in these blocks: the paper's bias-free "
+            "setting, where its necessity results apply")
 
 
 _VERDICT_TEXT = {"absorbable": "ABSORBABLE", "not_absorbable": "not absorbable",
@@ -641,7 +641,7 @@ _VERDICT_TEXT = {"absorbable": "ABSORBABLE", "not_absorbable": "not absorbable",
 def _scan_verdict(record) -> str:
     text = _VERDICT_TEXT[record.verdict]
     if record.verdict == "no_decision" and record.blockers:
-        text += f" ({record.blockers[0]})" if record.blockers[0] != "biases" else " (biases)"
+        text += f" ({record.blockers[0]})"
     return text
 
 
