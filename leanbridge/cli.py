@@ -35,7 +35,7 @@ from leanbridge.expression import ExpressionError, excerpt, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean import library
 from leanbridge.lean.printer import LeanPrintError, lean_code
-from leanbridge.numeric.cli import absorb, probe
+from leanbridge.numeric.cli import absorb, probe, scan
 from leanbridge.results import EXIT_FAILED, EXIT_USAGE
 
 #: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
@@ -494,4 +494,5 @@ def _report_files(statuses, as_json: bool, checked: bool) -> None:
 
 main.add_command(absorb)
 main.add_command(probe)
+main.add_command(scan)
 

@@ -28,7 +28,9 @@ r_i = ⟨R_i, T⟩_F = w_iᵀ T u_i (= −(1/c)(W_up W_down)_ii when A = I). We 
 system (columns of unit norm) by Cholesky:
 
 1. If the least-squares residual min_a∈ℝⁿ ‖Σ a_i R_i − T‖_F exceeds the tolerance, no a at all
-   (binary or not) satisfies (★): **not absorbable by (★)**.
+   (binary or not) satisfies (★): **not absorbable by (★)**. (It is taken from the Gram form
+   ‖T‖² − 2rᵀb + bᵀGb less a bound on its rounding error when that leaves it above the
+   tolerance — generic weights, by a wide margin — and computed directly otherwise.)
 2. Otherwise round the solution to {0,1} and check the residual of that S directly: if it is
    within the tolerance, **S is found**.
 3. Otherwise, when G is nonsingular the real solution a* is unique, and any binary a within the
@@ -55,6 +57,14 @@ and every product W_down[:,S] W_up[S,:] unchanged. Decisions "no S" use
 The scaled Gram matrix counts as singular below a reciprocal condition number of 1e-10 (the
 Cholesky solution would then be accurate to less than ~6 digits); its numerical rank keeps the
 eigenvalues above 100·n·ε₆₄·λ_max.
+
+**Biases.** Real blocks are f(x) = A x + W_down σ(W_up x + b) + b_down. Negating u_i *and* b_i
+for i ∈ S gives σ(−(u_i·x + b_i)) = σ(u_i·x + b_i) − c·(u_i·x + b_i), so under (★) the block
+V_down σ(V_up x + v) + v_down with v = b (entries in S negated) and
+v_down = b_down + c·Σ_{i∈S} b_i w_i equals f: (★) is still sufficient, and "absorbable" is
+decided and constructed. The paper's necessity results are for bias-free blocks, so with
+nonzero biases a failed (★) — or a `never` family — is "no decision (biases: necessity not
+proven)" (:data:`BIAS_CAVEAT`); callers that want the bias-free question drop the biases.
 
 **Verification.** The absorbing block is compared with the skip block on 64 random inputs
 (norms 1e-3 … 1e3 over the typical ‖u_i‖). Exactly, g(x) − f(x) = c·(T − W_down[:,S] W_up[S,:])x,
@@ -113,7 +123,7 @@ class SDecision:
     gram: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
     system: tuple | None = field(default=None, repr=False)   # (scaled G, r, scales, active)
-    gram_up: object = field(default=None, repr=False)        # W_up W_upᵀ (all units active)
+    collinear: dict | None = field(default=None, repr=False)  # see _collinear (all units active)
 
 
 def tolerance(term_sum: float, t_norm: float, eps_in: float, n: int) -> float:
@@ -121,13 +131,46 @@ def tolerance(term_sum: float, t_norm: float, eps_in: float, n: int) -> float:
     return REL_TOL * t_norm + KAPPA * (eps_in + math.sqrt(max(n, 1)) * _F64) * term_sum
 
 
-def _residual(np, W_down, W_up, a, T) -> float:
-    """‖W_down diag(a) W_up − T‖_F, computed directly."""
-    return float(np.linalg.norm((W_down * a) @ W_up - T))
+def _residual(np, W_down, W_up, a, T, rows: int = 128) -> float:
+    """‖W_down diag(a) W_up − T‖_F, computed directly, ``rows`` rows of the d×d product at a
+    time (so that no d×n temporary is added to the decision's working set)."""
+    d = W_down.shape[0]
+    if d <= rows:
+        return float(np.linalg.norm((W_down * a) @ W_up - T))
+    squares = []
+    for k in range(0, d, rows):
+        part = (W_down[k:k + rows] * a) @ W_up
+        part -= T[k:k + rows]
+        squares.append(np.linalg.norm(part) ** 2)
+    return math.sqrt(math.fsum(squares))
 
 
-def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0) -> SDecision:
-    """Decide whether some S ⊆ {0..n−1} has W_down[:,S] W_up[S,:] = T (see module docstring)."""
+def _projections(np, T, Wd, Wu):
+    """(w_iᵀ T u_i)_i. For a diagonal T (the identity skip: T = −I/c) without the d×d×n
+    product T·W_upᵀ, which costs as much as a tenth of the Gram matrix."""
+    diagonal = np.diagonal(T)
+    if not np.any(T - np.diag(diagonal)):
+        return np.einsum("ji,ij,j->i", Wd, Wu, diagonal)
+    return np.einsum("ji,ji->i", T @ Wu.T, Wd)
+
+
+def gram_matrices(Wd, Wu):
+    """(G, W_up W_upᵀ) with G = (W_downᵀW_down) ∘ (W_up W_upᵀ), in NumPy (float64)."""
+    gram_up = Wu @ Wu.T
+    G = Wd.T @ Wd
+    G *= gram_up                             # Hadamard product, in place
+    return G, gram_up
+
+
+def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0,
+             gram_fn=None) -> SDecision:
+    """Decide whether some S ⊆ {0..n−1} has W_down[:,S] W_up[S,:] = T (see module docstring).
+
+    ``gram_fn``: a function (W_down, W_up) → (G, W_up W_upᵀ) computing the two n×n products
+    (default :func:`gram_matrices`, NumPy; ``leanbridge.numeric.gpu`` forms them on a GPU).
+    Memory: besides the weights, at most two n×n float64 matrices are alive at a time (the
+    row Gram matrix W_up W_upᵀ is turned into the collinearity summary in place, then freed).
+    """
     np = need("numpy", "leanbridge absorb")
     sl = need("scipy.linalg", "leanbridge absorb")
     clock = time.perf_counter
@@ -154,14 +197,19 @@ def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0) ->
                          t_norm, gram, times)
 
     start = clock()
-    Wd, Wu = W_down[:, active], W_up[active]
+    if active.size == n:                     # the usual case: no copies of the weights
+        Wd, Wu = W_down, W_up
+    else:
+        Wd, Wu = W_down[:, active], W_up[active]
     Dg = terms[active]
-    gram_up = Wu @ Wu.T                      # kept for the collinearity check
-    G = Wd.T @ Wd
-    G *= gram_up                             # Hadamard product
+    G, gram_up = (gram_fn or gram_matrices)(Wd, Wu)
+    # The collinearity check of nondegeneracy() needs |cos| of the rows of W_up: computed now,
+    # in place, so that the n×n row Gram matrix is not kept next to G and its factor.
+    collinear = _collinear(np, gram_up, un, eps_in) if active.size == n else None
+    del gram_up
     G /= Dg[:, None]
     G /= Dg[None, :]                         # Jacobi-scaled Gram: unit diagonal
-    r = np.einsum("ji,ji->i", T @ Wu.T, Wd) / Dg   # r_i = w_iᵀ T u_i / ‖R_i‖
+    r = _projections(np, T, Wd, Wu) / Dg            # r_i = w_iᵀ T u_i / ‖R_i‖
     m = active.size
     times["gram"] = clock() - start
 
@@ -171,7 +219,7 @@ def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0) ->
     decision = _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max,
                               tol_of, residual_of, d, m, time_limit, gram, times)
     decision.system = (G, r, Dg, active)
-    decision.gram_up = gram_up if active.size == n else None
+    decision.collinear = collinear
     return decision
 
 
@@ -191,11 +239,12 @@ def _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, 
     else:
         start = clock()
         try:
+            # ‖G‖₁ first: its |G| temporary must not coexist with G and the factor (memory)
+            anorm = float(np.abs(G).sum(axis=0).max())
             chol = sl.cho_factor(G, lower=True, check_finite=False)
         except np.linalg.LinAlgError:
             singular_reason = "Cholesky failed: G is singular (degenerate weights)"
         if chol is not None:
-            anorm = float(np.abs(G).sum(axis=0).max())
             rcond, _ = sl.lapack.dpocon(chol[0], anorm, uplo="L")
             rcond = float(rcond)
             if not rcond > RCOND_MIN:
@@ -210,10 +259,20 @@ def _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, 
         b = sl.cho_solve(chol, r, check_finite=False)
         b += sl.cho_solve(chol, r - G @ b, check_finite=False)      # one refinement step
         g = G @ b - r
-        excess2 = float(g @ sl.cho_solve(chol, g, check_finite=False))
+        excess2 = max(float(g @ sl.cho_solve(chol, g, check_finite=False)), 0.0)
         a = b / Dg
-        res_ls = residual_of(a)
-        lower = math.sqrt(max(res_ls * res_ls - max(excess2, 0.0), 0.0))
+        # The residual² at a in Gram form, ‖T‖² − 2rᵀb + bᵀGb = ‖T‖² − rᵀb + bᵀg, with a bound
+        # on its rounding error (see relaxed_distance): when even its lower end leaves the
+        # least-squares minimum above the tolerance (generic weights: by a wide margin), the
+        # direct residual (2d²n flops, a tenth of the Gram matrix's cost) is not needed.
+        square = t_norm * t_norm - float(r @ b) + float(b @ g)
+        error = 4 * (d + m) * _F64 * (float(np.abs(b).sum()) + t_norm) ** 2
+        lower = math.sqrt(max(square - error - excess2, 0.0))
+        if lower > tol_max:
+            res_ls = math.sqrt(max(square, 0.0))
+        else:
+            res_ls = residual_of(a)
+            lower = math.sqrt(max(res_ls * res_ls - excess2, 0.0))
         times["solve"] = clock() - start
         if lower > tol_max:
             return SDecision(False, [], "least-squares",
@@ -345,7 +404,9 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
     with the bounds. ``scipy.optimize.lsq_linear`` on the explicit d²×n matrix would need 14 GB
     at GPT-2 size, and on a Cholesky factor of G took 27 s there (lsmr); L-BFGS-B takes
     ~0.1 s. Zero units (R_i = 0) do not change the residual and are left out. The value
-    returned is the residual recomputed directly at the minimiser.
+    returned is the residual at the minimiser: from the Gram form when a rounding-error bound
+    shows it is accurate to 1e-6 relative (‖T‖_F-sized distances, the usual case), otherwise
+    recomputed directly (‖W_down diag(a) W_up − T‖_F, 2d²n flops).
     """
     np = need("numpy", "leanbridge absorb")
     opt = need("scipy.optimize", "leanbridge absorb")
@@ -358,10 +419,13 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
         G = (Wd.T @ Wd) * (Wu @ Wu.T)
         G /= scale[:, None]
         G /= scale[None, :]
-        r = np.einsum("ji,ji->i", T @ Wu.T, Wd) / scale
+        r = _projections(np, T, Wd, Wu) / scale
     else:
         G, r, scale, active = system
-        Wd, Wu = W_down[:, active], W_up[active]
+        if active.size == W_down.shape[1]:     # no copies of the weights in the usual case
+            Wd, Wu = W_down, W_up
+        else:
+            Wd, Wu = W_down[:, active], W_up[active]
     t2 = float(np.sum(T * T))
     if scale.size == 0:
         return {"distance": math.sqrt(t2), "iterations": 0, "converged": True,
@@ -377,7 +441,18 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
     result = opt.minimize(fun, b0, jac=True, method="L-BFGS-B", bounds=bounds,
                           options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
     a = np.clip(result.x / scale, 0.0, 1.0)
-    distance = _residual(np, Wd, Wu, a, T)
+    b = a * scale
+    Gb = G @ b
+    square = float(b @ Gb - 2 * r @ b + t2)
+    # Rounding: the scaled G_ij come from length-d dot products, |G_ij| ≤ 1, error ≲ 2dε₆₄;
+    # |r_i| ≤ ‖T‖ with error ≲ dε₆₄‖T‖; the m-term sums add mε₆₄ times their magnitudes. So
+    # |error of square| ≤ 4(d + m)ε₆₄(Σb + ‖T‖_F)² (b ≥ 0).
+    m = scale.size
+    bound = 4 * (W_down.shape[0] + m) * _F64 * (float(b.sum()) + math.sqrt(t2)) ** 2
+    if square > 5e5 * bound:         # then the relative error of √square is below 1e-6
+        distance = math.sqrt(square)
+    else:
+        distance = _residual(np, Wd, Wu, a, T)
     return {"distance": distance, "iterations": int(result.nit),
             "converged": bool(result.success), "seconds": time.perf_counter() - start,
             "a_min": float(a.min()) if a.size else 0.0, "a_max": float(a.max()) if a.size else 0.0,
@@ -388,10 +463,26 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
 # Nondegeneracy, verification, the whole command
 # --------------------------------------------------------------------------------------------
 
-def nondegeneracy(W_down, W_up, eps_in: float, gram_up=None) -> list[str]:
+def _collinear(np, cos, norms, eps_in: float) -> dict:
+    """The most collinear pair of rows of W_up, from ``cos`` = W_up W_upᵀ (overwritten with
+    |cos|, zero diagonal) and the row norms (all nonzero): ``{"cos", "i", "j", "count"}``,
+    ``count`` the pairs with |cos| ≥ 1 − max(64 ε_in, COLLINEAR_TOL)."""
+    cos /= norms[:, None]
+    cos /= norms[None, :]
+    np.abs(cos, out=cos)
+    np.fill_diagonal(cos, 0.0)
+    limit = 1.0 - max(64 * eps_in, COLLINEAR_TOL)
+    i, j = np.unravel_index(int(np.argmax(cos)), cos.shape)
+    value = float(cos[i, j])
+    count = int((np.triu(cos, 1) >= limit).sum()) if value >= limit else 0
+    return {"cos": value, "i": int(i), "j": int(j), "count": count}
+
+
+def nondegeneracy(W_down, W_up, eps_in: float, gram_up=None, collinear=None) -> list[str]:
     """Violations of the paper's nondegeneracy (D5): nonzero, pairwise non-collinear rows of
-    W_up; nonzero columns of W_down. Empty list: nondegenerate. ``gram_up`` = W_up W_upᵀ
-    when already computed."""
+    W_up; nonzero columns of W_down. Empty list: nondegenerate. ``gram_up`` = W_up W_upᵀ when
+    already computed (it is overwritten), or ``collinear`` = its summary from
+    :func:`decide_s` (``SDecision.collinear``)."""
     np = need("numpy", "leanbridge absorb")
     problems = []
     un = np.linalg.norm(W_up, axis=1)
@@ -404,31 +495,34 @@ def nondegeneracy(W_down, W_up, eps_in: float, gram_up=None) -> list[str]:
         problems.append(f"{zero_cols.size} zero columns of W_down (first: {int(zero_cols[0])})")
     nz = np.flatnonzero(un > 0)
     if nz.size > 1:
-        if gram_up is not None and nz.size == W_up.shape[0]:
-            cos = np.abs(gram_up / un[:, None] / un[None, :])
-        else:
-            unit = W_up[nz] / un[nz, None]
-            cos = np.abs(unit @ unit.T)
-        np.fill_diagonal(cos, 0.0)
-        limit = 1.0 - max(64 * eps_in, COLLINEAR_TOL)
-        i, j = np.unravel_index(int(np.argmax(cos)), cos.shape)
-        if cos[i, j] >= limit:
-            count = int((np.triu(cos, 1) >= limit).sum())
-            problems.append(f"{count} pair(s) of collinear rows of W_up (e.g. {int(nz[i])} and "
-                            f"{int(nz[j])}, |cos| = {cos[i, j]:.15f})")
+        every_row = nz.size == W_up.shape[0]
+        if collinear is None or not every_row:
+            if gram_up is not None and every_row:
+                cos = gram_up
+            else:
+                unit = W_up[nz]
+                cos = unit @ unit.T
+            collinear = _collinear(np, cos, un[nz], eps_in)
+        if collinear["count"]:
+            i, j = nz[collinear["i"]], nz[collinear["j"]]
+            problems.append(f"{collinear['count']} pair(s) of collinear rows of W_up (e.g. "
+                            f"{int(i)} and {int(j)}, |cos| = {collinear['cos']:.15f})")
     return problems
 
 
 def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
-           residual: float = 0.0, seed: int = 0, points: int = 64) -> dict:
-    """Check the absorbing block g(x) = V_down σ(V_up x) against f(x) = A x + W_down σ(W_up x)
-    on random x with norms from 1e-3 to 1e3 times 1/median‖u_i‖.
+           residual: float = 0.0, seed: int = 0, points: int = 64, *, b_up=None, b_down=None,
+           v_b_up=None, v_b_down=None) -> dict:
+    """Check the absorbing block g(x) = V_down σ(V_up x + v_b_up) + v_b_down against
+    f(x) = A x + W_down σ(W_up x + b_up) + b_down (biases None: absent) on random x with norms
+    from 1e-3 to 1e3 times 1/median‖u_i‖.
 
     Reports the max relative error ‖f(x) − g(x)‖/‖f(x)‖. Passes when, at every point,
     ‖f(x) − g(x)‖ ≤ 2·(|c|·residual·‖x‖ + VERIFY_FLOAT·ε₆₄·scale(x)): exactly,
-    g(x) − f(x) = c·(−A/c − W_down[:,S] W_up[S,:]) x, whose norm is at most |c|·residual·‖x‖;
-    scale(x) = ‖A x‖ + Σ_i ‖w_i‖(|σ(u_i·x)| + |σ(−u_i·x)|) bounds the float64 evaluation error.
-    A wrong construction gives errors of the size of f itself and fails."""
+    g(x) − f(x) = c·(−A/c − W_down[:,S] W_up[S,:]) x (the bias terms cancel exactly), whose
+    norm is at most |c|·residual·‖x‖; scale(x) = ‖A x‖ + Σ_i ‖w_i‖(|σ(h_i)| + |σ(−h_i)|)
+    (h = W_up x + b_up) + ‖b_down‖ + ‖v_b_down‖ + |c|·Σ_i |b_i|‖w_i‖ bounds the float64
+    evaluation error. A wrong construction gives errors of the size of f itself and fails."""
     np = need("numpy", "leanbridge absorb")
     sigma = numeric_activation(family).value
     rng = np.random.default_rng(seed)
@@ -439,17 +533,45 @@ def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
     X *= (np.logspace(-3, 3, points) / u_scale)[:, None]
     skip = X if A is None else X @ A.T
     H = X @ W_up.T
+    H_v = X @ V_up.T
+    if b_up is not None:
+        H += b_up
+    if v_b_up is not None:
+        H_v += v_b_up
     f = skip + sigma(H) @ W_down.T
-    g = sigma(X @ V_up.T) @ V_down.T
+    g = sigma(H_v) @ V_down.T
+    wn = np.linalg.norm(W_down, axis=0)
+    constant = 0.0
+    for bias, into in ((b_down, f), (v_b_down, g)):
+        if bias is not None:
+            into += bias
+            constant += float(np.linalg.norm(bias))
+    if b_up is not None:
+        constant += abs(c) * float(np.abs(b_up) @ wn)
     gap = np.linalg.norm(f - g, axis=1)
     errors = gap / np.maximum(np.linalg.norm(f, axis=1), 1e-300)
-    wn = np.linalg.norm(W_down, axis=0)
-    scale = np.linalg.norm(skip, axis=1) + (np.abs(sigma(H)) + np.abs(sigma(-H))) @ wn
+    scale = np.linalg.norm(skip, axis=1) + (np.abs(sigma(H)) + np.abs(sigma(-H))) @ wn \
+        + constant
     bound = abs(c) * residual * np.linalg.norm(X, axis=1) + VERIFY_FLOAT * _F64 * scale
     return {"points": points, "max_relative_error": float(errors.max()),
             "median_relative_error": float(np.median(errors)), "seed": seed,
             "max_error_over_bound": float(np.max(gap / np.maximum(bound, 1e-300))),
             "passed": bool(np.all(gap <= 2 * bound))}
+
+
+#: What every report with biases says (``leanbridge scan --help``, its reports, the README).
+BIAS_CAVEAT = ("the paper's theory is bias-free; with biases the sign-flip construction still "
+               "works (negate the rows of W_up and the up-bias entries in S, and add "
+               "c·Σ_{i∈S} b_i w_i to the output bias), so 'absorbable' is decided and "
+               "constructed, but necessity is not proven with biases, so a failed S-condition "
+               "(or a 'never' family) is 'no decision (biases: necessity not proven)' unless "
+               "--ignore-biases asks the bias-free question")
+#: The verdict text of a block whose "not absorbable" is blocked by its biases.
+NO_DECISION_BIASES = "no decision (biases: necessity not proven)"
+
+
+def _nonzero(np, bias) -> bool:
+    return bias is not None and bool(np.any(bias))
 
 
 @dataclass
@@ -473,6 +595,12 @@ class AbsorbResult:
     nondegeneracy: list[str] | None = None
     notes: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
+    #: Why a "no decision" is not "not absorbable": "biases", "necessity", "singular_skip",
+    #: "d<2", "degenerate", "time_limit", "undetermined", "verification" (empty otherwise).
+    blockers: list[str] = field(default_factory=list)
+    biases: bool = False              # the block has nonzero biases (see BIAS_CAVEAT)
+    V_b_up: object = None             # absorbing block's biases (when the block has biases)
+    V_b_down: object = None
 
     def to_dict(self) -> dict:
         dec = self.decision
@@ -499,6 +627,8 @@ class AbsorbResult:
             data["S_size"] = len(self.S)
         data["verification"] = self.verification
         data["distance"] = self.distance
+        data["biases"] = self.biases
+        data["blockers"] = self.blockers
         data["timings_seconds"] = self.timings
         return data
 
@@ -507,14 +637,24 @@ def _analysis_reasons(analysis: Analysis) -> list[str]:
     return [r for r in analysis.reasons if not r.startswith("not used:")]
 
 
-def absorb_without_numerics(family: Family, skip_is_zero: bool | None = None) -> AbsorbResult:
-    """`never` and `undetermined` families: the answer does not depend on the weights."""
+def absorb_without_numerics(family: Family, skip_is_zero: bool | None = None,
+                            biases: bool = False) -> AbsorbResult:
+    """`never` and `undetermined` families: the answer does not depend on the weights.
+
+    ``biases``: the block has nonzero biases; a `never` family is then "no decision" (the
+    theorems are for bias-free blocks, see :data:`BIAS_CAVEAT`)."""
     analysis = analyse(family)
     reasons = _analysis_reasons(analysis)
     if skip_is_zero:
         return AbsorbResult(family, analysis, ABSORBABLE,
                             "absorbable trivially: the skip matrix is 0, so the block is "
-                            "already residual-free", reasons, False)
+                            "already residual-free", reasons, False, biases=biases)
+    if analysis.verdict == NEVER and biases:
+        return AbsorbResult(family, analysis, NO_DECISION,
+                            f"{NO_DECISION_BIASES}: {family.display} is a 'never' family "
+                            f"({', '.join(analysis.argument_names)}) for bias-free blocks; the "
+                            "theorem does not cover a block with biases", reasons, False,
+                            blockers=["biases"], biases=True)
     if analysis.verdict == NEVER:
         return AbsorbResult(family, analysis, NOT_ABSORBABLE,
                             f"not absorbable for any weights: {family.display} is a 'never' "
@@ -523,26 +663,37 @@ def absorb_without_numerics(family: Family, skip_is_zero: bool | None = None) ->
     if analysis.verdict == CONDITIONAL:  # only reached for gated conditional families (none)
         return AbsorbResult(family, analysis, NO_DECISION,
                             "no decision: the S-condition is implemented for ungated blocks "
-                            "only", reasons, False)
+                            "only", reasons, False, blockers=["undetermined"], biases=biases)
     return AbsorbResult(family, analysis, NO_DECISION,
                         f"no decision possible: none of the paper's arguments applies to "
                         f"{family.display} (analysis verdict 'undetermined'), so neither "
-                        "absorbability nor its impossibility can be concluded", reasons, False)
+                        "absorbability nor its impossibility can be concluded", reasons, False,
+                        blockers=["undetermined"], biases=biases)
 
 
 def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
-           time_limit: float = 30.0, seed: int = 0, notes: list[str] | None = None
-           ) -> AbsorbResult:
-    """Decide absorbability of x ↦ A x + W_down σ(W_up x) for a family (numerics when the
-    analysis verdict is `conditional`)."""
+           time_limit: float = 30.0, seed: int = 0, notes: list[str] | None = None,
+           b_up=None, b_down=None, gram_fn=None) -> AbsorbResult:
+    """Decide absorbability of x ↦ A x + W_down σ(W_up x + b_up) + b_down for a family
+    (numerics when the analysis verdict is `conditional`).
+
+    Biases (``b_up`` of length n, ``b_down`` of length d; None or all zero: bias-free): the
+    S-condition and the construction are the same, the absorbing block gets the biases
+    V_b_up = b_up with the entries in S negated and V_b_down = b_down + c·W_down[:,S] b_up[S];
+    a failed S-condition (or a `never` family) is "no decision" (see :data:`BIAS_CAVEAT`).
+    ``gram_fn``: passed to :func:`decide_s`."""
     np = need("numpy", "leanbridge absorb")
     analysis = analyse(family)
     notes = list(notes or [])
     d, n = W_down.shape
     shapes = {"d": d, "n": n}
+    for bias, size, name in ((b_up, n, "b_up"), (b_down, d, "b_down")):
+        if bias is not None and tuple(bias.shape) != (size,):
+            raise ValueError(f"{name} has shape {tuple(bias.shape)}; expected ({size},)")
+    biases = _nonzero(np, b_up) or _nonzero(np, b_down)
     skip_zero = A is not None and not np.any(A)
     if family.gated or analysis.verdict != CONDITIONAL:
-        result = absorb_without_numerics(family, skip_zero)
+        result = absorb_without_numerics(family, skip_zero, biases)
         result.shapes, result.notes = shapes, notes
         return result
 
@@ -576,12 +727,13 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
                               "proves nothing")
 
     start = clock()
-    decision = decide_s(W_down, W_up, T, eps_in, time_limit)
+    decision = decide_s(W_down, W_up, T, eps_in, time_limit, gram_fn=gram_fn)
     timings["decide"] = clock() - start
     cond_text = "W_down[:,S] W_up[S,:] = " + ("−I/c" if A is None else "−A/c") + \
         f" (c = {c})"
     result = AbsorbResult(family, analysis, NO_DECISION, "", reasons, True, decision,
-                          shapes=shapes, skip=skip, notes=notes, timings=timings)
+                          shapes=shapes, skip=skip, notes=notes, timings=timings,
+                          biases=biases)
 
     if decision.found:
         S = decision.S
@@ -590,19 +742,33 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
         V_up = W_up.copy()
         V_up[mask] *= -1.0
         V_down = W_down.copy()
+        v_b_up = v_b_down = None
+        if biases:
+            # σ(−(u_i·x + b_i)) = σ(u_i·x + b_i) − c·(u_i·x + b_i): negate b_i with u_i; the
+            # constants −c·b_i·w_i that appear are cancelled in the output bias.
+            b_up_ = np.zeros(n) if b_up is None else b_up
+            v_b_up = b_up_.copy()
+            v_b_up[mask] *= -1.0
+            v_b_down = (np.zeros(d) if b_down is None else b_down.astype(float)) \
+                + c_float * (W_down[:, mask] @ b_up_[mask])
         start = clock()
         check = verify(family, W_down, W_up, A, V_down, V_up, c_float, decision.residual or 0.0,
-                       seed=seed)
+                       seed=seed, b_up=b_up if biases else None,
+                       b_down=b_down if biases else None, v_b_up=v_b_up, v_b_down=v_b_down)
         timings["verify"] = clock() - start
         result.S, result.V_up, result.V_down, result.verification = S, V_up, V_down, check
+        result.V_b_up, result.V_b_down = v_b_up, v_b_down
+        with_biases = (" and the up-bias entries in S negated, c·Σ_{i∈S} b_i w_i added to the "
+                       "output bias,") if biases else ""
         if check["passed"]:
             result.verdict = ABSORBABLE
             result.summary = (f"absorbable: S with |S| = {len(S)} satisfies {cond_text}; the "
-                              f"block with the rows of W_up in S negated and W_down unchanged "
-                              f"equals the skip block (max relative error "
+                              f"block with the rows of W_up in S negated{with_biases} and W_down "
+                              f"unchanged equals the skip block (max relative error "
                               f"{check['max_relative_error']:.1e} on {check['points']} random "
                               "inputs)")
         else:
+            result.blockers = ["verification"]
             result.summary = (f"no decision: S satisfies {cond_text} within the tolerance, but "
                               f"the constructed block differs from the skip block by a relative "
                               f"{check['max_relative_error']:.1e} on random inputs, more than "
@@ -614,26 +780,36 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
     result.distance["relative"] = result.distance["distance"] / float(np.linalg.norm(T))
     timings["distance"] = clock() - start
     start = clock()
-    result.nondegeneracy = nondegeneracy(W_down, W_up, eps_in, decision.gram_up)
+    result.nondegeneracy = nondegeneracy(W_down, W_up, eps_in,
+                                         collinear=decision.collinear)
     timings["nondegeneracy"] = clock() - start
     dist = (f"distance to the nearest absorbable configuration (relaxed, a ∈ [0,1]^n) "
             f"{result.distance['distance']:.4g} (relative {result.distance['relative']:.3g})")
     if decision.found is None:
+        result.blockers = ["time_limit"]
         result.summary = f"no decision: {decision.detail}; {dist}"
         return result
     blockers = []
+    if biases:
+        blockers.append(("biases", ("the block has biases and the paper proves the "
+                                    "S-condition necessary only for bias-free blocks")))
     if not analysis.necessity_proven:
-        blockers.append(f"the paper proves the S-condition necessary only for ReLU and GELU, "
-                        f"not for {family.display}")
+        blockers.append(("necessity", (f"the paper proves the S-condition necessary only for "
+                                       f"ReLU and GELU, not for {family.display}")))
     if not invertible:
-        blockers.append("the skip is singular, so Lemma 4 does not reduce it to the identity")
+        blockers.append(("singular_skip", ("the skip is singular, so Lemma 4 does not reduce "
+                                           "it to the identity")))
     if d < 2:
-        blockers.append("d = 1 (the theorems need d ≥ 2)")
+        blockers.append(("d<2", "d = 1 (the theorems need d ≥ 2)"))
     if result.nondegeneracy:
-        blockers.append("the weights are degenerate: " + "; ".join(result.nondegeneracy))
+        blockers.append(("degenerate", "the weights are degenerate: "
+                         + "; ".join(result.nondegeneracy)))
     if blockers:
-        result.summary = (f"no decision: no S satisfies {cond_text} ({decision.method}), so the "
-                          f"sign-flip construction does not apply, but " + "; ".join(blockers) +
+        result.blockers = [code for code, _ in blockers]
+        head = NO_DECISION_BIASES if biases else "no decision"
+        result.summary = (f"{head}: no S satisfies {cond_text} ({decision.method}), so the "
+                          f"sign-flip construction does not apply, but "
+                          + "; ".join(text for _, text in blockers) +
                           f"; other absorbing blocks are not excluded; {dist}")
         return result
     theorem = {"relu": "Thm 8", "gelu": "Thm 10"}.get(analysis.same_as or family.name,

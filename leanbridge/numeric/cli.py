@@ -420,3 +420,278 @@ def probe(activations: tuple[str, ...], d: int | None, n: int | None, restarts: 
         click.echo(f"  ({res.seconds:.1f} s)")
     if plot_path is not None:
         click.echo(f"wrote {plot_path}")
+
+
+# --------------------------------------------------------------------------------------------
+# scan: every MLP block of a checkpoint
+# --------------------------------------------------------------------------------------------
+
+SCAN_HELP = """Can any skip in this model be folded into its MLP? Decide every MLP block of a
+checkpoint as it is stored.
+
+\b
+CHECKPOINT: a .safetensors file, a sharded checkpoint (model.safetensors.index.json
+and its shards), an .npz, or a directory holding one of these and optionally
+config.json (also read beside a file). Layouts, detected from the tensor names
+(--layout NAME to choose):
+  gpt2      GPT-2: h.N.mlp.c_fc / c_proj (Conv1D, stored in × out: transposed)
+  gpt-neox  GPT-NeoX/Pythia: layers.N.mlp.dense_h_to_4h / dense_4h_to_h
+  bert      BERT/RoBERTa: encoder.layer.N.intermediate.dense / output.dense
+  opt       OPT: layers.N.fc1 / fc2
+  llama     LLaMA/Mistral/Qwen: layers.N.mlp.gate_proj / up_proj / down_proj
+            (gated: `never` by the theorem, answered without reading numbers)
+The activation comes from config.json (hidden_activation, hidden_act or
+activation_function: gelu_new/gelu_pytorch_tanh/gelu_fast → gelu_tanh, gelu,
+relu, silu/swish; for gated layouts the gate, silu → swiglu …) or --activation.
+
+\b
+Each block x ↦ x + W_down σ(W_up x + b_up) + b_down is decided as by 'leanbridge
+absorb' (Gram system, rounding certificate, MILP fallback): one block's tensors
+in memory at a time (per job), results in block order whatever --jobs.
+
+\b
+BIASES. The paper's theory is bias-free. With biases the sign-flip construction
+still works (negate the rows of W_up and the up-bias entries in S; c·b_i·w_i for
+i in S goes into the output bias), so "absorbable" is decided and constructed;
+necessity is not proven with biases, so a failed S-condition (or a `never`
+family) is reported as "no decision (biases: necessity not proven)" (exit 1)
+unless --ignore-biases asks the bias-free question x + W_down σ(W_up x).
+Normalisation layers (GPT-2's ln_2 before the MLP, BERT's LayerNorm after the
+sum) are not part of the block decided.
+
+\b
+--blocks 0,3,5-7 scans those blocks only (split a model across machines this
+way). --out DIR writes block-N.safetensors (.npz for an .npz checkpoint) for
+each absorbable block: its tensors under the checkpoint's names with the rows
+in S negated (and the biases adjusted), plus leanbridge.S.
+
+\b
+Exit codes: 0 every block decided (absorbable or not absorbable), 1 some block
+has no decision, 2 bad input (one line on stderr).
+"""
+
+
+@click.command(name="scan", help=SCAN_HELP)
+@click.argument("checkpoint", metavar="CHECKPOINT", required=False)
+@click.option("--activation", "activation", metavar="NAME",
+              help="Activation: a config.json name (gelu_new, relu, silu …) or a catalog "
+                   "family; default: from config.json.")
+@click.option("--layout", "layout_name", metavar="NAME",
+              help="gpt2, gpt-neox, bert, opt or llama; default: detected from the names.")
+@click.option("--blocks", "blocks_text", metavar="LIST",
+              help="Blocks to scan, e.g. 0,3,5-7 (default: all).")
+@click.option("--ignore-biases", is_flag=True,
+              help="Decide the bias-free block (drop the biases): the paper's question; the "
+                   "verdicts then do not cover the model with its biases.")
+@click.option("--jobs", type=int, default=1, show_default=True, metavar="N",
+              help="Blocks decided at once (threads; each holds one block in memory).")
+@click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True,
+              help="cuda: form the Gram matrices on the GPU (needs torch with CUDA); the "
+                   "solve and certificate stay in float64 on the CPU.")
+@click.option("--out", "out_dir", metavar="DIR",
+              help="Write the absorbing blocks of absorbable blocks to DIR.")
+@click.option("--time-limit", "time_limit", type=float, default=30.0, show_default=True,
+              metavar="SECONDS", help="Time limit of the MILP fallback, per block.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the random verification inputs.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (schema leanbridge/schemas/scan-1.schema.json).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr (default: when stderr is a terminal).")
+def scan(checkpoint: str | None, activation: str | None, layout_name: str | None,
+         blocks_text: str | None, ignore_biases: bool, jobs: int, device: str,
+         out_dir: str | None, time_limit: float, seed: int, as_json: bool,
+         progress: bool | None) -> None:
+    if not checkpoint:
+        raise NumericUsageError("missing CHECKPOINT (a .safetensors file, a sharded "
+                                "checkpoint's index, an .npz, or a directory)")
+    if jobs < 1:
+        raise NumericUsageError("--jobs must be at least 1")
+    if not time_limit > 0:
+        raise NumericUsageError("--time-limit must be positive")
+    _numeric_stack("scan")
+    import time
+
+    from leanbridge import __version__
+    from leanbridge.analysis import analyse
+    from leanbridge.numeric import absorb as absorb_mod
+    from leanbridge.numeric import layouts as layouts_mod
+    from leanbridge.numeric import scan as scan_mod
+    from leanbridge.numeric.checkpoint import Checkpoint
+
+    show_bar = sys.stderr.isatty() if progress is None else progress
+    try:
+        gram_fn = None
+        if device == "cuda":
+            from leanbridge.numeric.gpu import cuda_gram_fn
+
+            gram_fn = cuda_gram_fn()
+        tqdm = None
+        if show_bar:
+            try:
+                tqdm = need("tqdm", "the progress bar of leanbridge scan (--progress)").tqdm
+            except NumericInputError:
+                if progress:            # asked for explicitly; otherwise scan without a bar
+                    raise
+        ckpt = Checkpoint(checkpoint)
+        if layout_name is not None:
+            layout, layout_source = layouts_mod.get_layout(layout_name), "--layout"
+        else:
+            layout, layout_source = layouts_mod.detect_layout(ckpt.keys), "detected"
+        specs = layouts_mod.find_blocks(ckpt, layout)
+        if blocks_text is not None:
+            chosen = set(layouts_mod.parse_blocks(blocks_text, [s.index for s in specs]))
+            specs = [s for s in specs if s.index in chosen]
+        if activation is not None:
+            family = layouts_mod.resolve_activation(activation, layout.gated, "--activation")
+            activation_source = "--activation"
+        else:
+            family, activation_source = layouts_mod.activation_from_config(ckpt.config,
+                                                                          layout.gated)
+        out = _scan_out_dir(out_dir)
+    except NumericInputError as exc:
+        raise NumericUsageError(str(exc)) from None
+
+    options = scan_mod.ScanOptions(ignore_biases=ignore_biases, time_limit=time_limit,
+                                   seed=seed, out_dir=out, gram_fn=gram_fn)
+    bar = tqdm(total=len(specs), desc="scan", unit="block", file=sys.stderr, leave=False,
+               dynamic_ncols=True) if tqdm else None
+
+    def done(record) -> None:
+        if bar is not None:
+            bar.set_postfix_str(f"block {record.index}: {record.verdict}", refresh=False)
+            bar.update(1)
+
+    start = time.perf_counter()
+    try:
+        records = scan_mod.scan(ckpt, specs, family, options, jobs=jobs, on_done=done)
+    except NumericInputError as exc:
+        raise NumericUsageError(str(exc)) from None
+    except OSError as exc:
+        raise NumericUsageError(f"cannot write to --out {out_dir}: {exc.strerror or exc}") \
+            from None
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - start
+    code = scan_mod.exit_code(records)
+    summary = scan_mod.summary(records, seconds)
+    analysis = analyse(family)
+    states = {r.biases for r in records}
+    bias_mode = ("with_biases" if scan_mod.BIASES_PRESENT in states else
+                 "ignored" if scan_mod.BIASES_IGNORED in states else "none")
+    caveat = _bias_line(bias_mode, absorb_mod)
+    if as_json:
+        data = {
+            "schema": "leanbridge.scan/1",
+            "leanbridge_version": __version__,
+            "checkpoint": {"path": str(ckpt.path), "format": ckpt.format,
+                           "files": [str(f) for f in ckpt.files],
+                           "config": str(ckpt.config_path) if ckpt.config_path else None},
+            "layout": {"name": layout.name, "models": layout.models, "source": layout_source,
+                       "orientation": layout.orientation, "gated": layout.gated},
+            "activation": {"family": family.name, "display": family.display,
+                           "source": activation_source,
+                           "analysis_verdict": analysis.verdict},
+            "biases": {"mode": bias_mode, "caveat": caveat},
+            "device": device, "jobs": jobs, "seed": seed, "time_limit_s": time_limit,
+            "blocks": [r.to_dict() for r in records],
+            "summary": summary,
+            "exit_code": code,
+        }
+        click.echo(_dumps(data))
+    else:
+        click.echo(_scan_text(ckpt, layout, layout_source, family, activation_source, analysis,
+                              caveat, records, summary, jobs, device))
+    sys.exit(code)
+
+
+def _scan_out_dir(out_dir: str | None):
+    if out_dir is None:
+        return None
+    import os
+
+    path = Path(out_dir)
+    if path.exists() and not path.is_dir():
+        raise NumericInputError(f"--out {out_dir}: not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise NumericInputError(f"--out {out_dir}: cannot create it: "
+                                f"{exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise NumericInputError(f"--out {out_dir}: the directory is not writable")
+    return path
+
+
+def _bias_line(mode: str, absorb_mod) -> str:
+    if mode == "with_biases":
+        return "the blocks have biases: " + absorb_mod.BIAS_CAVEAT
+    if mode == "ignored":
+        return ("--ignore-biases: the bias-free blocks x + W_down σ(W_up x) are decided (the "
+                "paper's question); the verdicts do not cover the model with its biases")
+    return ("no bias tensors (or only zero ones) in these blocks: the paper's bias-free "
+            "setting, where its necessity results apply")
+
+
+_VERDICT_TEXT = {"absorbable": "ABSORBABLE", "not_absorbable": "not absorbable",
+                 "no_decision": "no decision"}
+
+
+def _scan_verdict(record) -> str:
+    text = _VERDICT_TEXT[record.verdict]
+    if record.verdict == "no_decision" and record.blockers:
+        text += f" ({record.blockers[0]})"
+    return text
+
+
+def _scan_text(ckpt, layout, layout_source, family, activation_source, analysis, caveat,
+               records, summary, jobs, device) -> str:
+    lines = [f"checkpoint: {ckpt.describe()}",
+             f"layout: {layout.name} ({layout.models}; {layout.orientation}) — {layout_source}",
+             (f"activation: {family.display} ({family.name}) — {activation_source}; "
+              f"analysis verdict: {analysis.verdict}"),
+             f"biases: {caveat}"]
+    header = ("block", "d×n", "activation", "verdict", "|S| / rel. distance", "method",
+              "seconds")
+    rows = []
+    for r in records:
+        if r.S is not None:
+            size = f"|S| = {len(r.S)}"
+        elif r.relative_distance is not None:
+            size = f"rel. {r.relative_distance:.4g}"
+        else:
+            size = "—"
+        rows.append((str(r.index), f"{r.d}×{r.n}", r.activation, _scan_verdict(r), size,
+                     r.method or "analysis", f"{r.seconds:.2f}"))
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+    for r in records:
+        if r.written:
+            lines.append(f"block {r.index}: wrote {r.written}")
+    seen: set[str] = set()
+    for r in records:                   # notes once each, with the blocks they concern
+        for note in r.notes:
+            if note not in seen:
+                seen.add(note)
+                blocks = [str(x.index) for x in records if note in x.notes]
+                lines.append(f"note (block{'s' if len(blocks) > 1 else ''} "
+                             f"{_ranges([int(b) for b in blocks])}): {note}")
+    kinds: dict[tuple, list] = {}      # one explanation per kind of answer
+    for r in records:
+        kinds.setdefault((r.verdict, tuple(r.blockers)), []).append(r)
+    for group in kinds.values():
+        blocks = _ranges([r.index for r in group])
+        lines.append(f"why (block{'s' if len(group) > 1 else ''} {blocks}"
+                     f"{', e.g. ' + str(group[0].index) if len(group) > 1 else ''}): "
+                     f"{group[0].summary}")
+    s = summary
+    because = (f" ({s['no_decision_because_of_biases']} because of biases)"
+               if s["no_decision_because_of_biases"] else "")
+    absorbable = (f"; absorbable: {_ranges(s['absorbable_blocks'])}"
+                  if s["absorbable_blocks"] else "")
+    lines.append(f"summary: {s['blocks']} block(s): {s['absorbable']} absorbable, "
+                 f"{s['not_absorbable']} not absorbable, {s['no_decision']} no decision"
+                 f"{because}{absorbable}; {s['seconds']:.1f} s (jobs {jobs}, {device})")
+    return "\n".join(lines)

@@ -86,9 +86,37 @@ class _Npz:
                                     "named arrays (save it with numpy.savez(path, W_down=…, "
                                     "W_up=…))")
         self.keys = list(self._file.files)
+        self._path = path
 
     def get(self, key: str):
-        return self._file[key]
+        """The member ``key``; a corrupt member (bad CRC, damaged .npy header, truncated
+        data) or an object array is a :class:`NumericInputError` naming it."""
+        try:
+            return self._file[key]
+        except Exception as exc:  # noqa: BLE001 - zipfile, zlib, numpy.lib.format errors
+            raise NumericInputError(f"cannot read {key!r} from {self._path}: "
+                                    f"{_npz_error(exc)}") from None
+
+    def info(self, key: str) -> tuple[tuple[int, ...], str]:
+        """(shape, dtype name) of member ``key`` from its .npy header, without its data."""
+        np = need("numpy", "reading .npz weights")
+        fmt = np.lib.format
+        names = set(self._file.zip.namelist())
+        member = key + ".npy" if key + ".npy" in names else key
+        try:
+            with self._file.zip.open(member) as stream:
+                version = fmt.read_magic(stream)
+                reader = fmt.read_array_header_1_0 if version == (1, 0) \
+                    else fmt.read_array_header_2_0
+                shape, _fortran, dtype = reader(stream)
+        except Exception as exc:  # noqa: BLE001
+            raise NumericInputError(f"cannot read the header of {key!r} in {self._path}: "
+                                    f"{_npz_error(exc)}") from None
+        if dtype.hasobject:
+            raise NumericInputError(f"{key!r} in {self._path} is an object array (pickled "
+                                    "Python objects), which leanbridge does not load; save "
+                                    "numeric arrays")
+        return tuple(int(x) for x in shape), dtype.name
 
 
 class _SafeTensors:
@@ -100,7 +128,9 @@ class _SafeTensors:
         try:
             with safe_open(str(path), framework="numpy") as handle:
                 self.keys = list(handle.keys())
-                self._dtypes = {k: handle.get_slice(k).get_dtype() for k in self.keys}
+                slices = {k: handle.get_slice(k) for k in self.keys}
+                self._dtypes = {k: s.get_dtype() for k, s in slices.items()}
+                self._shapes = {k: tuple(s.get_shape()) for k, s in slices.items()}
         except Exception as exc:  # noqa: BLE001
             raise NumericInputError(f"cannot read {path} as .safetensors: "
                                     f"{_one_line(exc)}") from None
@@ -131,6 +161,10 @@ class _SafeTensors:
 
     def eps(self, key: str) -> float | None:
         return _EPS["bfloat16"] if self._dtypes.get(key) == "BF16" else None
+
+    def info(self, key: str) -> tuple[tuple[int, ...], str]:
+        """(shape, safetensors dtype name such as ``F32``) from the header."""
+        return self._shapes[key], self._dtypes[key]
 
 
 class _Torch:
@@ -168,6 +202,16 @@ def _one_line(exc: BaseException) -> str:
     return text or type(exc).__name__
 
 
+def _npz_error(exc: BaseException) -> str:
+    text = _one_line(exc)
+    if "allow_pickle" in text:
+        return ("it is an object array (pickled Python objects), which leanbridge does not "
+                "load; save numeric arrays")
+    if len(text) > 200:  # numpy quotes a whole damaged header
+        text = text[:200] + " …"
+    return text
+
+
 # --------------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------------
@@ -198,31 +242,32 @@ class WeightFile:
                 f"{option} {key!r}: no such key in {self.path.name}; available keys: "
                 f"{_key_list(self.keys)}")
 
-    def array(self, key: str, option: str):
-        """The array stored under ``key`` as a 2-D float64 matrix (checks finiteness)."""
-        np = need("numpy", "numerics on weights")
+    def array(self, key: str, option: str, ndim: int = 2):
+        """The array stored under ``key`` as a float64 matrix (``ndim`` 1: vector), nonempty
+        and finite."""
         self.require(key, option)
-        raw = self._backend.get(key)
-        arr = np.asarray(raw)
-        if arr.ndim != 2:
-            raise NumericInputError(f"{option} {key!r} has shape {_shape(arr.shape)}; a matrix "
-                                    "(2 dimensions) is needed")
-        if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
-            raise NumericInputError(f"{option} {key!r} has dtype {arr.dtype}; a real matrix is "
-                                    "needed")
-        eps = getattr(self._backend, "eps", lambda k: None)(key)
-        if eps is None:
-            eps = float(np.finfo(arr.dtype).eps) if np.issubdtype(arr.dtype, np.floating) \
-                else 0.0
+        out, eps = self.read(key, f"{option} {key!r}", ndim)
         self._eps[key] = eps
-        out = arr.astype(np.float64, copy=True)
-        if not np.isfinite(out).all():
-            raise NumericInputError(f"{option} {key!r} contains NaN or infinite entries")
         return out
+
+    def read(self, key: str, label: str, ndim: int = 2):
+        """(float64 copy, machine epsilon of the stored dtype) of ``key`` (see
+        :func:`to_float64`; ``label`` names the tensor in errors)."""
+        return to_float64(self._backend.get(key), label, ndim,
+                          getattr(self._backend, "eps", lambda k: None)(key))
 
     def eps(self, key: str) -> float:
         """Machine epsilon of the dtype ``key`` is stored in (after :meth:`array`)."""
         return self._eps.get(key, 0.0)
+
+    def info(self, key: str) -> tuple[tuple[int, ...], str]:
+        """(shape, dtype name) of ``key`` from the file's header, without reading the data
+        (.npz and .safetensors; a PyTorch state dict is loaded whole anyway)."""
+        info = getattr(self._backend, "info", None)
+        if info is not None:
+            return info(key)
+        tensor = self._backend._tensors[key]
+        return tuple(int(x) for x in tensor.shape), str(tensor.dtype).replace("torch.", "")
 
     def default_key(self, role: str, option: str) -> str:
         """The key a role defaults to: the only key whose name marks that role."""
@@ -246,6 +291,30 @@ class WeightFile:
 
 
 _ROLE_TEXT = {"down": "W_down (d×n)", "up": "W_up (n×d)", "skip": "a skip matrix A (d×d)"}
+
+
+def to_float64(raw, label: str, ndim: int = 2, eps: float | None = None):
+    """(float64 copy of ``raw``, machine epsilon of its stored dtype), checked: ``ndim``
+    dimensions (2: a matrix, 1: a bias vector), no zero dimension, a real dtype, finite.
+    ``eps`` overrides the epsilon (bfloat16 arrives widened to float32). ``label`` names the
+    tensor in the one-line :class:`NumericInputError`."""
+    np = need("numpy", "numerics on weights")
+    arr = np.asarray(raw)
+    what = {1: "a vector (1 dimension)", 2: "a matrix (2 dimensions)"}[ndim]
+    if arr.ndim != ndim:
+        raise NumericInputError(f"{label} has shape {_shape(arr.shape)}; {what} is needed")
+    if 0 in arr.shape:
+        raise NumericInputError(f"{label} has shape {_shape(arr.shape)}: it is empty (a "
+                                "dimension is 0; the block needs d ≥ 1 and n ≥ 1)")
+    if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+        kind = "matrix" if ndim == 2 else "vector"
+        raise NumericInputError(f"{label} has dtype {arr.dtype}; a real {kind} is needed")
+    if eps is None:
+        eps = float(np.finfo(arr.dtype).eps) if np.issubdtype(arr.dtype, np.floating) else 0.0
+    out = arr.astype(np.float64, copy=True)
+    if not np.isfinite(out).all():
+        raise NumericInputError(f"{label} contains NaN or infinite entries")
+    return out, eps
 
 
 def _shape(shape) -> str:

@@ -1,0 +1,236 @@
+"""Decide every MLP block of a checkpoint: one block's tensors at a time, in a bounded pool.
+
+For each :class:`~leanbridge.numeric.layouts.BlockSpec` the block
+``x ↦ x + W_down σ(W_up x + b_up) + b_down`` is decided by
+:func:`leanbridge.numeric.absorb.absorb` (the Gram system, rounding certificate and MILP
+fallback of ``leanbridge absorb``), with the biases handled as :data:`~.absorb.BIAS_CAVEAT`
+says — or without them when ``ignore_biases`` asks the bias-free question. Families whose
+answer does not depend on the weights (`never`, `undetermined`, every gated layout) are
+answered without reading the weight matrices.
+
+Memory: a worker reads its block's tensors (float64 copies), decides, and drops them before
+the next block; at most ``jobs`` blocks are in memory at once. Results come back in block
+order whatever the completion order, so a scan's output does not depend on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from leanbridge.analysis import CONDITIONAL, analyse
+from leanbridge.families import Family
+from leanbridge.numeric import absorb as absorb_mod
+from leanbridge.numeric.checkpoint import Checkpoint
+from leanbridge.numeric.errors import need
+from leanbridge.numeric.layouts import BlockSpec
+
+#: ``biases`` of a block record.
+BIASES_NONE = "none"          # the checkpoint has no bias tensors for this block
+BIASES_ZERO = "zero"          # it has them, all zero: the bias-free theorems apply
+BIASES_PRESENT = "present"    # nonzero biases: see absorb.BIAS_CAVEAT
+BIASES_IGNORED = "ignored"    # --ignore-biases: the bias-free question was decided
+
+
+@dataclass
+class ScanOptions:
+    ignore_biases: bool = False
+    time_limit: float = 30.0
+    seed: int = 0
+    out_dir: Path | None = None
+    gram_fn: object = None        # leanbridge.numeric.gpu on --device cuda
+
+
+@dataclass
+class BlockRecord:
+    """The answer for one block (no arrays: what the table and the JSON report show)."""
+
+    index: int
+    name: str
+    keys: dict[str, str]
+    d: int
+    n: int
+    dtype: str
+    gated: bool
+    activation: str
+    biases: str
+    verdict: str
+    summary: str
+    numerics: bool
+    method: str | None = None
+    S: list[int] | None = None
+    distance: float | None = None
+    relative_distance: float | None = None
+    verification_max_relative_error: float | None = None
+    blockers: list[str] = field(default_factory=list)
+    written: str | None = None
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "block": self.index, "name": self.name, "keys": self.keys,
+            "d": self.d, "n": self.n, "dtype": self.dtype, "gated": self.gated,
+            "activation": self.activation, "biases": self.biases, "verdict": self.verdict,
+            "summary": self.summary, "numerics": self.numerics, "method": self.method,
+            "S": self.S, "S_size": None if self.S is None else len(self.S),
+            "distance": self.distance, "relative_distance": self.relative_distance,
+            "verification_max_relative_error": self.verification_max_relative_error,
+            "blockers": self.blockers, "written": self.written,
+            "seconds": round(self.seconds, 6), "notes": self.notes,
+        }
+
+
+def _bias_state(ckpt: Checkpoint, spec: BlockSpec, options: ScanOptions, np):
+    """(biases label, {role: float64 vector}) — the vectors only when nonzero and used."""
+    if not spec.bias_roles:
+        return BIASES_NONE, {}
+    if options.ignore_biases:
+        return BIASES_IGNORED, {}
+    vectors = {role: ckpt.read(spec.key(role), ndim=1)[0] for role in spec.bias_roles}
+    if not any(np.any(v) for v in vectors.values()):
+        return BIASES_ZERO, {}
+    return BIASES_PRESENT, vectors
+
+
+def scan_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
+               options: ScanOptions) -> BlockRecord:
+    """Decide one block (reads its tensors only when the family needs numbers)."""
+    np = need("numpy", "leanbridge scan")
+    start = time.perf_counter()
+    keys = {role: info.key for role, info in spec.tensors.items()}
+    notes = list(spec.notes)
+    biases, vectors = _bias_state(ckpt, spec, options, np)
+    if biases == BIASES_ZERO:
+        notes.append("its bias tensors are all zero: the block is bias-free")
+    if family.gated or analyse(family).verdict != CONDITIONAL:
+        result = absorb_mod.absorb_without_numerics(family, None, biases == BIASES_PRESENT)
+        result.notes.append("the weight matrices are not read: the family's analysis decides")
+    else:
+        W_up, eps_up = ckpt.read(spec.key("up"))
+        W_down, eps_down = ckpt.read(spec.key("down"))
+        if spec.layout.conv1d:                  # stored in × out: views, no copies
+            W_up, W_down = W_up.T, W_down.T
+        result = absorb_mod.absorb(
+            family, W_down, W_up, None, max(eps_up, eps_down), time_limit=options.time_limit,
+            seed=options.seed, b_up=vectors.get("up_bias"), b_down=vectors.get("down_bias"),
+            gram_fn=options.gram_fn)
+        del W_up, W_down
+    record = BlockRecord(
+        spec.index, spec.name, keys, spec.d, spec.n, spec.dtype, spec.layout.gated,
+        family.name, biases, result.verdict, result.summary, result.numerics,
+        blockers=list(result.blockers), notes=notes + list(result.notes))
+    if result.decision is not None:
+        record.method = result.decision.method
+    if result.S is not None and result.verdict == absorb_mod.ABSORBABLE:
+        record.S = list(result.S)
+        record.verification_max_relative_error = result.verification["max_relative_error"]
+    if result.distance is not None:
+        record.distance = result.distance["distance"]
+        record.relative_distance = result.distance["relative"]
+    if options.out_dir is not None and record.S is not None and result.V_up is not None:
+        record.written = str(write_block(options.out_dir, ckpt, spec, family, result))
+    record.seconds = time.perf_counter() - start
+    return record
+
+
+def write_block(out_dir: Path, ckpt: Checkpoint, spec: BlockSpec, family: Family,
+                result) -> Path:
+    """The absorbing block's tensors under the checkpoint's own names, in its orientation and
+    (NumPy-representable) dtype, plus ``leanbridge.S``: ``block-N.safetensors`` (``.npz`` for an
+    .npz checkpoint). Only sign flips and the output bias change, so the flips are exact."""
+    np = need("numpy", "--out")
+    dtype = {"F64": np.float64, "F32": np.float32, "F16": np.float16, "float64": np.float64,
+             "float32": np.float32, "float16": np.float16}.get(spec.dtype, np.float32)
+    layout = spec.layout
+
+    def stored(matrix):
+        return np.ascontiguousarray((matrix.T if layout.conv1d else matrix).astype(dtype))
+
+    stem = spec.name + "."
+    arrays = {stem + layout.up + ".weight": stored(result.V_up),
+              stem + layout.down + ".weight": stored(result.V_down),
+              "leanbridge.S": np.asarray(result.S, dtype=np.int64)}
+    if result.V_b_up is not None:
+        arrays[stem + layout.up + ".bias"] = result.V_b_up.astype(dtype)
+    if result.V_b_down is not None:
+        arrays[stem + layout.down + ".bias"] = result.V_b_down.astype(dtype)
+    meta = {"leanbridge": "absorbing block: this MLP without its skip connection equals the "
+                          "original MLP with it; remove the residual connection around it",
+            "activation": family.name, "block": str(spec.index), "name": spec.name}
+    if ckpt.format == "npz":
+        target = out_dir / f"block-{spec.index}.npz"
+        with open(target, "wb") as stream:
+            np.savez(stream, **arrays)
+    else:
+        need("safetensors", "--out")
+        from safetensors.numpy import save_file
+
+        target = out_dir / f"block-{spec.index}.safetensors"
+        save_file(arrays, str(target), metadata=meta)
+    return target
+
+
+def scan(ckpt: Checkpoint, specs: list[BlockSpec], family: Family, options: ScanOptions,
+         jobs: int = 1, on_done=None) -> list[BlockRecord]:
+    """Decide ``specs`` with at most ``jobs`` blocks at once; records in block order.
+
+    ``on_done(record)`` is called as each block finishes (for a progress bar). The first
+    error (a damaged tensor, an unwritable --out) stops the scan: blocks not started are
+    cancelled and the error is raised.
+    """
+    # One-time costs before the first block (so that its seconds are comparable): SymPy's
+    # analysis and lambdify (cached), SciPy's optimize/linalg imports (MILP, L-BFGS-B).
+    if not family.gated and analyse(family).verdict == CONDITIONAL:
+        from leanbridge.numeric.activations import numeric_activation
+
+        numeric_activation(family)
+        need("scipy.linalg", "leanbridge scan")
+        need("scipy.optimize", "leanbridge scan")
+    records: dict[int, BlockRecord] = {}
+    if jobs <= 1 or len(specs) <= 1:
+        for spec in specs:
+            records[spec.index] = scan_block(ckpt, spec, family, options)
+            if on_done:
+                on_done(records[spec.index])
+        return [records[spec.index] for spec in specs]
+    # Threads: NumPy's BLAS/LAPACK and safetensors release the GIL, and a thread shares the
+    # opened checkpoint; the pool bounds how many blocks are in memory at once.
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="leanbridge-scan") as pool:
+        pending = {pool.submit(scan_block, ckpt, spec, family, options): spec
+                   for spec in specs}
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_EXCEPTION)
+                for future in done:
+                    spec = pending.pop(future)
+                    records[spec.index] = future.result()       # raises a worker's error
+                    if on_done:
+                        on_done(records[spec.index])
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return [records[spec.index] for spec in specs]
+
+
+def summary(records: list[BlockRecord], seconds: float) -> dict:
+    counts = {verdict: sum(r.verdict == verdict for r in records)
+              for verdict in (absorb_mod.ABSORBABLE, absorb_mod.NOT_ABSORBABLE,
+                              absorb_mod.NO_DECISION)}
+    return {"blocks": len(records), **counts,
+            "no_decision_because_of_biases": sum("biases" in r.blockers for r in records),
+            "absorbable_blocks": [r.index for r in records
+                                  if r.verdict == absorb_mod.ABSORBABLE],
+            "seconds": round(seconds, 6)}
+
+
+def exit_code(records: list[BlockRecord]) -> int:
+    """0: every block decided; 1: some block has no decision (as ``absorb``)."""
+    return 1 if any(r.verdict == absorb_mod.NO_DECISION for r in records) else 0
+
+
+__all__ = ["BIASES_IGNORED", "BIASES_NONE", "BIASES_PRESENT", "BIASES_ZERO", "BlockRecord",
+           "ScanOptions", "exit_code", "scan", "scan_block", "summary", "write_block"]

@@ -1,0 +1,97 @@
+"""The S-decision's working set and the relaxed distance's shortcut: at most two n×n float64
+matrices alive while deciding (what lets `scan` hold one block at a time in bounded memory),
+and the Gram-form distance agrees with the direct residual (falling back to it when small)."""
+
+import tracemalloc
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("scipy")
+
+import leanbridge.numeric.absorb as absorb_mod
+from leanbridge.families import get_family
+
+
+def random_block(d, n, seed):
+    rng = np.random.default_rng(seed)
+    return rng.standard_normal((d, n)) / np.sqrt(n), rng.standard_normal((n, d)) / np.sqrt(d)
+
+
+def test_decide_s_keeps_at_most_two_gram_sized_matrices():
+    d, n = 64, 512
+    W_down, W_up = random_block(d, n, 0)
+    absorb_mod.decide_s(W_down, W_up, -np.eye(d))           # warm up imports and caches
+    tracemalloc.start()
+    decision = absorb_mod.decide_s(W_down, W_up, -np.eye(d))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    gram = 8 * n * n
+    assert decision.found is False
+    # G and its Cholesky factor (2 × gram), plus O(d·n) temporaries; the old code kept
+    # W_up W_upᵀ and |G| as well (≥ 3 × gram).
+    assert peak < 2.3 * gram, peak / gram
+    assert decision.collinear is not None and decision.collinear["count"] == 0
+
+
+def test_absorb_peak_memory_is_two_gram_matrices_plus_weights():
+    d, n = 64, 512
+    W_down, W_up = random_block(d, n, 1)
+    family = get_family("relu")
+    absorb_mod.absorb(family, W_down, W_up)
+    tracemalloc.start()
+    result = absorb_mod.absorb(family, W_down, W_up)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert result.verdict == absorb_mod.NOT_ABSORBABLE
+    assert peak < 2.3 * 8 * n * n + 2 * W_down.nbytes, peak / (8 * n * n)
+
+
+@pytest.mark.parametrize("d, n, seed", [(8, 32, 0), (20, 60, 3), (3, 12, 7)])
+def test_gram_form_distance_equals_the_direct_residual(monkeypatch, d, n, seed):
+    W_down, W_up = random_block(d, n, seed)
+    T = -np.eye(d)
+    decision = absorb_mod.decide_s(W_down, W_up, T)
+    fast = absorb_mod.relaxed_distance(W_down, W_up, T, decision.system)
+    # the same minimisation, with the shortcut disabled (bound check always fails)
+    monkeypatch.setattr(absorb_mod, "_F64", 1.0)
+    direct = absorb_mod.relaxed_distance(W_down, W_up, T, decision.system)
+    assert fast["distance"] == pytest.approx(direct["distance"], rel=1e-9)
+
+
+def test_small_distance_is_recomputed_directly(monkeypatch):
+    d, n = 5, 20
+    rng = np.random.default_rng(2)
+    W_up = rng.standard_normal((n, d))
+    W_down = rng.standard_normal((d, n))
+    S = list(range(d))
+    W_down[:, S] = -np.linalg.inv(W_up[S])
+    W_down[0, 0] += 1e-7                       # (★) fails, by a tiny distance
+    calls = []
+    real = absorb_mod._residual
+    monkeypatch.setattr(absorb_mod, "_residual",
+                        lambda *args: calls.append(1) or real(*args))
+    T = -np.eye(d)
+    decision = absorb_mod.decide_s(W_down, W_up, T)
+    assert decision.found is False
+    calls.clear()
+    result = absorb_mod.relaxed_distance(W_down, W_up, T, decision.system)
+    assert calls == [1]                         # the Gram form would cancel: direct residual
+    assert 0 < result["distance"] < 1e-6
+
+
+def test_least_squares_exit_uses_the_gram_form_and_bounds_the_true_minimum(monkeypatch):
+    d, n = 8, 32
+    W_down, W_up = random_block(d, n, 6)
+    T = -np.eye(d)
+    M = np.stack([np.outer(W_down[:, i], W_up[i]).ravel() for i in range(n)], axis=1)
+    coef = np.linalg.lstsq(M, T.ravel(), rcond=None)[0]
+    true_min = np.linalg.norm(M @ coef - T.ravel())
+    calls = []
+    real = absorb_mod._residual
+    monkeypatch.setattr(absorb_mod, "_residual", lambda *args: calls.append(1) or real(*args))
+    decision = absorb_mod.decide_s(W_down, W_up, T)
+    assert decision.method == "least-squares" and decision.found is False
+    assert calls == []                                  # no 2d²n direct residual needed
+    assert decision.ls_residual <= true_min * (1 + 1e-12)     # a lower bound of the minimum
+    assert decision.ls_residual == pytest.approx(true_min, rel=1e-8)
