@@ -182,7 +182,7 @@ def test_every_fit_is_polished_by_levenberg_marquardt():
 
 
 def test_failed_controls_make_the_run_inconclusive():
-    result = deep_probe(d=2, n=2, L=1, starts=1, informed=0, seed=0)
+    result = deep_probe(d=2, n=2, L=1, starts=1, informed=1, seed=0)
     assert result.summary()["dichotomy"] is True
     for start in result.fit("planted").starts:
         start.test = start.train = 1e-3                  # pretend the control failed
