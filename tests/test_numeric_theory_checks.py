@@ -292,6 +292,13 @@ def test_minimal_width_beyond_enumeration_is_not_checked():
     assert (mw["status"], mw["lower"], mw["upper"]) == ("bounds", 25, 27)
 
 
+def test_undecided_S_condition_gives_only_n_beyond_enumeration():
+    W_down, W_up = random_block(3, 24, 13)
+    mw = minimal_width(RELU, W_down, W_up, None, nondegenerate=True, c=1.0,
+                       relu_necessity=True, no_S=False)
+    assert (mw["lower"], mw["upper"]) == (24, 27)
+
+
 def test_minimal_width_for_degenerate_weights_has_no_lower_bound():
     W_down, W_up, *_ = counterexample()
     mw = minimal_width(RELU, W_down, W_up, None, nondegenerate=False, c=1.0,

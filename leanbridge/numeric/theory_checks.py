@@ -32,6 +32,7 @@ toolchain here.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from leanbridge.numeric.errors import need
@@ -167,6 +168,7 @@ def annotate(result, W_down, W_up, A=None, eps_in: float = _F64, seed: int = 0) 
 
     if result.decision is None:
         return {}
+    start = time.perf_counter()
     d, n = W_down.shape
     family = _necessity_family(result)
     skip = result.skip or {"kind": "identity"}
@@ -204,11 +206,12 @@ def annotate(result, W_down, W_up, A=None, eps_in: float = _F64, seed: int = 0) 
     mw = width_mod.minimal_width(result.family, W_down, W_up,
                                  result.S if result.decision.found else None, nd.holds, c,
                                  relu_necessity=family == "relu", identity_skip=A is None,
-                                 seed=seed)
+                                 seed=seed, no_S=result.decision.found is False)
     theory["minimal_width"] = mw
     for role, name in mw.pop("lean").items():
         lean[f"width_{role}"] = name
     result.theory = theory
+    result.timings["theory"] = time.perf_counter() - start
     return theory
 
 
