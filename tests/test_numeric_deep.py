@@ -193,6 +193,26 @@ def test_failed_controls_make_the_run_inconclusive():
     assert summary["generic_best"] >= FLOOR
 
 
+def test_representable_shape_is_fitted_exactly_and_chosen_on_validation_points():
+    # one block at width n + d: Theorem C says representable; a wide fit can be exact on the
+    # training points only (a kink between two of them), which validation points expose
+    result = deep_probe(d=2, n=4, L=1, width=6, starts=4, informed=2, seed=0)
+    assert result.theory["prediction"] == "representable"
+    for fit in result.fits:
+        assert fit.best_error <= 1e-8, fit.name
+        assert fit.best.val == min(s.val for s in fit.starts)
+    assert result.summary()["conclusion"].startswith("the generic target was fitted exactly")
+
+
+def test_narrower_fit_has_only_the_width_control():
+    result = deep_probe(d=2, n=3, L=1, width=2, starts=2, informed=1, seed=0)
+    planted = result.fit("planted")
+    assert planted.exact_known is False and all(s.kind == "random" for s in planted.starts)
+    summary = result.summary()
+    assert summary["controls"] == ["width"]
+    assert summary["dichotomy"] is True and "the width control" in summary["conclusion"]
+
+
 def test_theory_predictions_name_the_statements():
     assert theory(2, 2, 2, 2, 2)["statement"].startswith("Theorem B")
     assert theory(2, 4, 1, 1, 6)["prediction"] == "representable"          # n + d (Thm C)
