@@ -18,7 +18,8 @@ So every run also fits, with the same procedure,
 * the **planted control**: the same weights with each W_down minimally modified so that
   B_S A_S = −I for a d-subset S (:func:`leanbridge.numeric.stacks.plant`), fitted at the same
   shape L' × n'. An exact representation exists when L' = L and n' ≥ n (sign flips, paper
-  Thm 8) and, for L' > L, when the extra blocks can be the identity (n' ≥ 2d);
+  Thm 8) and, for L' > L, when the extra blocks can be the identity (n' ≥ 2d); at other shapes
+  the planted fit is reported but is no control;
 * the **width control**: the generic target at max(L, L') blocks of width n + d, exact by the
   layerwise construction (note, Theorem C), extra blocks the identity (n + d ≥ 2d as n ≥ d).
 
@@ -28,7 +29,7 @@ changes W_down least; then random S), respectively the width-(n + d) constructio
 jitter; extra blocks start as the identity. Both targets get the same rule, so for the generic
 target the first informed start is the planted control's exact solution, jittered.
 
-Only the contrast is evidence: generic ≥ 1e-4 while both controls reach ≤ 1e-8 says the
+Only the contrast is evidence: generic ≥ 1e-4 while the controls reach ≤ 1e-8 says the
 optimiser finds exact representations at these shapes when they exist and found none for the
 generic target. It is not a proof (see ``theory`` in the result for what is proved).
 
@@ -52,7 +53,7 @@ from leanbridge.numeric.threads import single_threaded_blas
 
 #: A fit at or below this relative error counts as exact.
 EXACT = 1e-8
-#: A best generic error at or above this, with both controls exact, is reported as a dichotomy.
+#: A best generic error at or above this, with the controls exact, is reported as a dichotomy.
 FLOOR = 1e-4
 #: Relative jitter of informed starts (times the RMS of each weight matrix).
 JITTER = 0.03
