@@ -208,8 +208,8 @@ def minimal_width(family, W_down, W_up, S_found: list[int] | None, nondegenerate
                        "does not apply")
     # lower bound
     if not relu_necessity:
-        reasons.append(f"no lower bound: the width rank bound is proved for ReLU only "
-                       f"({family.display}: not formalised)")
+        reasons.append(f"no lower bound: the width rank bound is proved for ReLU only, not "
+                       f"for {family.display}")
     elif not nondegenerate:
         reasons.append("no lower bound: the rank bound needs nondegenerate weights "
                        f"({LEAN['nondegenerate']})")
