@@ -10,6 +10,14 @@ first use and raise :class:`MissingDependencyError` with the pip command when it
   subsets (Gram system, exact rounding certificate, MILP fallback), build and verify the
   absorbing block, or report the distance to the nearest absorbable configuration.
 * :mod:`leanbridge.numeric.probe` — fit a residual-free block to x + block(x) on shrinking balls.
+* :mod:`leanbridge.numeric.theory_checks` — what the Lean library says about a block's weights:
+  |S| ≥ d, the ``Nondegenerate`` definition on floats, necessity citations.
+* :mod:`leanbridge.numeric.width` — the minimal absorbing width (n, n + d under (ND)).
+* :mod:`leanbridge.numeric.stacks` — bias-free ReLU stacks (residual or plain) as flat parameter
+  vectors with gradients and Jacobians, and the constructions used as controls.
+* :mod:`leanbridge.numeric.deep_probe`, :mod:`leanbridge.numeric.tangent` — ``probe deep`` and
+  ``probe tangent`` (beyond the paper).
+* :mod:`leanbridge.numeric.threads` — one BLAS thread for loops over tiny matrices.
 * :mod:`leanbridge.numeric.cli` — the two Click commands.
 """
 

@@ -593,6 +593,9 @@ class AbsorbResult:
     skip: dict | None = None
     shapes: dict | None = None
     nondegeneracy: list[str] | None = None
+    #: Lean-backed checks added by :func:`leanbridge.numeric.theory_checks.annotate`: keys
+    #: card_check, nondegenerate, minimal_width, lean (merged into :meth:`to_dict`).
+    theory: dict | None = None
     notes: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
     #: Why a "no decision" is not "not absorbable": "biases", "necessity", "singular_skip",
@@ -625,6 +628,8 @@ class AbsorbResult:
         if self.S is not None:
             data["S"] = self.S
             data["S_size"] = len(self.S)
+        if self.theory is not None:
+            data.update(self.theory)
         data["verification"] = self.verification
         data["distance"] = self.distance
         data["biases"] = self.biases

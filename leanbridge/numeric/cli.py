@@ -144,6 +144,7 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
     _numeric_stack("absorb")
     from leanbridge.analysis import CONDITIONAL, analyse
     from leanbridge.numeric import absorb as absorb_mod
+    from leanbridge.numeric import theory_checks
     from leanbridge.numeric.weights import WeightFile, block_from
 
     analysis = analyse(family)
@@ -169,6 +170,8 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
             source.update(keys=block.keys, stored_dtype_eps=block.eps, transposed=transpose)
             result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A, block.eps,
                                        time_limit=time_limit, seed=seed, notes=block.notes)
+            theory_checks.annotate(result, block.W_down, block.W_up, block.A, block.eps,
+                                   seed=seed)
     except NumericInputError as exc:
         raise NumericUsageError(str(exc)) from None
 
@@ -277,6 +280,10 @@ def _absorb_text(result, source: dict, written: str | None) -> str:
         dist = result.distance
         lines.append(f"distance to the nearest absorbable configuration (relaxed): "
                      f"{dist['distance']:.6g} (relative to ‖A/c‖_F: {dist['relative']:.4g})")
+    if result.theory:
+        from leanbridge.numeric.theory_checks import text_lines
+
+        lines.extend(text_lines(result.theory))
     if written:
         lines.append(f"wrote V_up, V_down, S to {written}")
     verdict = {"absorbable": "ABSORBABLE", "not_absorbable": "NOT ABSORBABLE",
@@ -295,7 +302,199 @@ def _absorb_text(result, source: dict, written: str | None) -> str:
 # probe
 # --------------------------------------------------------------------------------------------
 
+PROBE_GROUP_HELP = """Numerical experiments (seeded): residual-free fits of residual blocks.
+
+\b
+Subcommands:
+  balls    one residual-free block fitted to x + block(x) on shrinking balls,
+           per activation. The default: 'leanbridge probe --activation relu
+           --d 2 --n 4' runs 'probe balls' (see 'leanbridge probe balls --help').
+  deep     a plain ReLU stack fitted to a residual ReLU stack, always with a
+           planted control and a width n + d control (beyond the paper).
+  tangent  first-order rank test at a matched pair:
+           rank[J_plain, J_res] − rank J_plain (d² for one block).
+
+\b
+The numbers are numerical evidence, not proofs.
+Exit codes: 0 done, 2 bad input (one line on stderr).
+"""
+
+#: The subcommand that runs when ``probe`` is given options but no subcommand name.
+PROBE_DEFAULT = "balls"
+
+
+class _ProbeGroup(click.Group):
+    """``probe`` with subcommands; arguments that do not start with a subcommand name (or
+    --help) go to ``balls``, so the original ``leanbridge probe --activation …`` still works."""
+
+    def parse_args(self, ctx, args):
+        if not args or (args[0] not in self.commands and args[0] not in ctx.help_option_names):
+            args = [PROBE_DEFAULT, *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(name="probe", cls=_ProbeGroup, help=PROBE_GROUP_HELP)
+def probe() -> None:
+    pass
+
+
+DEEP_HELP = """Can a residual-free ReLU stack equal a residual one? Fit it, with controls.
+
+\b
+Target: --L residual blocks z ↦ z + B_l relu(A_l z) of width --n on ℝ^d, random
+weights A ~ N(0, s²/d), B ~ N(0, s²/n) (s = --scale; seeded). Fitted: a plain
+stack of --Lp blocks V_l relu(U_l z) of width --width (defaults: L and n) on
+unit-sphere points (enough: both are positively homogeneous), from --starts
+random and --informed starts (nearest planted block, 3% jitter), each by
+L-BFGS and then a Levenberg–Marquardt polish (SciPy least_squares, method
+"lm", exact Jacobian). Reported per fit: the relative L2 error on held-out
+sphere points of the start with the smallest error on validation points.
+
+\b
+Every run also fits two controls at the same d, with the same procedure:
+  planted control  the same weights with each W_down minimally changed so that
+                   B_S A_S = −I for a d-subset S: a plain stack of the same
+                   shape equals it (sign flips, paper Thm 8)
+  width control    the generic target with max(L, Lp) plain blocks of width
+                   n + d: exact by the layerwise construction (Theorem C of
+                   the research note)
+(The planted fit is a control only where that plain stack exists: Lp = L
+and width ≥ n, or Lp > L and width ≥ max(n, 2d).) A floor such as 1e-2 means
+something only next to the controls: the run reports a dichotomy when the
+generic best is ≥ 1e-4 and the controls reach ≤ 1e-8, "inconclusive" when a
+control fails. That is numerical evidence, not a proof; the "theory" line
+says what is proved at these shapes (Theorems A–D of the note).
+
+\b
+Needs n ≥ d. Progress on stderr (tqdm; default: when stderr is a terminal).
+Exit codes: 0 done, 2 bad input (one line on stderr).
+"""
+
+
+def _progress_bar(progress: bool | None, desc: str):
+    """A tqdm factory for the probe's ``progress`` argument, or None."""
+    show = sys.stderr.isatty() if progress is None else progress
+    if not show:
+        return None
+    try:
+        tqdm = need("tqdm", "the progress bar").tqdm
+    except NumericInputError as exc:
+        raise NumericUsageError(str(exc)) from None
+    return lambda total: tqdm(total=total, desc=desc, unit="fit", file=sys.stderr,
+                              leave=False, dynamic_ncols=True)
+
+
+@probe.command(name="deep", help=DEEP_HELP)
+@click.option("--d", "d", type=int, metavar="D", help="Dimension d (required).")
+@click.option("--n", "n", type=int, metavar="N",
+              help="Width n of the residual blocks, n ≥ d (required).")
+@click.option("--L", "L", type=int, metavar="L",
+              help="Number of residual blocks (required).")
+@click.option("--Lp", "Lp", type=int, metavar="L'", help="Plain blocks fitted [default: L].")
+@click.option("--width", type=int, metavar="N'", help="Width of the plain blocks [default: n].")
+@click.option("--starts", type=int, default=6, show_default=True,
+              help="Random starts per fit.")
+@click.option("--informed", type=int, default=2, show_default=True,
+              help="Informed starts per fit (nearest planted block / construction, jittered).")
+@click.option("--scale", type=float, default=1.0, show_default=True, metavar="S",
+              help="Weight scale s of the target.")
+@click.option("--points", type=int, metavar="N",
+              help="Training points on the sphere [default: 400·(d − 1), at least 3·P/d].")
+@click.option("--test-points", type=int, default=2000, show_default=True,
+              help="Held-out sphere points.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--plot", "plot_path", metavar="PATH",
+              help="Write a PNG of every start's error per fit (needs matplotlib).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (schema leanbridge/schemas/probe-deep-1.schema.json).")
+@click.option("--progress/--no-progress", default=None,
+              help="Progress bar on stderr [default: when stderr is a terminal].")
+def probe_deep(d: int | None, n: int | None, L: int | None, Lp: int | None,
+               width: int | None, starts: int, informed: int, scale: float,
+               points: int | None, test_points: int, seed: int, plot_path: str | None,
+               as_json: bool, progress: bool | None) -> None:
+    if d is None or n is None or L is None:
+        raise NumericUsageError("--d D, --n N and --L L are required")
+    if plot_path is not None and Path(plot_path).suffix.lower() != ".png":
+        raise NumericUsageError(f"--plot {plot_path}: the file must end in .png")
+    _numeric_stack("probe deep")
+    from leanbridge.numeric import deep_probe
+
+    if plot_path is not None:
+        try:
+            need("matplotlib", "--plot")
+        except NumericInputError as exc:
+            raise NumericUsageError(str(exc)) from None
+    bar = _progress_bar(progress, "probe deep")
+    try:
+        result = deep_probe.deep_probe(d, n, L, Lp, width, starts=starts, informed=informed,
+                                       seed=seed, scale=scale, train_points=points,
+                                       test_points=test_points, progress=bar)
+    except NumericInputError as exc:
+        raise NumericUsageError(str(exc)) from None
+    if plot_path is not None:
+        try:
+            deep_probe.plot(result, plot_path)
+        except OSError as exc:
+            raise NumericUsageError(f"cannot write {plot_path}: {exc.strerror or exc}") from None
+    if as_json:
+        data = result.to_dict()
+        data["plot"] = plot_path
+        click.echo(_dumps(data))
+        return
+    click.echo(deep_probe.format_text(result))
+    if plot_path is not None:
+        click.echo(f"wrote {plot_path}")
+
+
+TANGENT_HELP = """First-order rank test at a matched pair (one block; beyond the paper).
+
+\b
+A residual ReLU block R(x) = x + B relu(Ax) with a planted S (|S| = d,
+B[:,S] = −A_S⁻¹) equals the plain block P(x) = V relu(Ux), U = A with the rows
+in S negated, V = B. On unit-sphere points the Jacobians J_res = ∂R/∂(A, B) and
+J_plain = ∂P/∂(U, V) span sampled tangent spaces of the two families there;
+rank[J_plain, J_res] − rank J_plain counts the directions in which the
+residual family leaves the plain one. For one block it is d² (the codimension
+of {B_S A_S = −I}; research note §3).
+
+\b
+Numerical rank: singular values above σ_max · max(rows, columns) · ε64
+(NumPy's matrix_rank default); the output shows the gap (smallest kept and
+largest dropped σ/σ_max). For d = 2 every sector between kink rays gets
+points; for d ≥ 3 the random points are doubled until the ranks are stable.
+Needs n ≥ d. Exit codes: 0 done, 2 bad input (one line on stderr).
+"""
+
+
+@probe.command(name="tangent", help=TANGENT_HELP)
+@click.option("--d", "d", type=int, metavar="D", help="Dimension d (required).")
+@click.option("--n", "n", type=int, metavar="N", help="Width n, n ≥ d (required).")
+@click.option("--points", type=int, metavar="N",
+              help="Initial random sphere points [default: max(200, 8nd)].")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print one JSON object (schema leanbridge/schemas/probe-tangent-1.schema.json).")
+def probe_tangent(d: int | None, n: int | None, points: int | None, seed: int,
+                  as_json: bool) -> None:
+    if d is None or n is None:
+        raise NumericUsageError("--d D and --n N are required")
+    _numeric_stack("probe tangent")
+    from leanbridge.numeric import tangent
+
+    try:
+        result = tangent.tangent_probe(d, n, seed=seed, points=points)
+    except NumericInputError as exc:
+        raise NumericUsageError(str(exc)) from None
+    click.echo(_dumps(result.to_dict()) if as_json else tangent.format_text(result))
+
+
 PROBE_HELP = """Fit a residual-free block to x + block(x) numerically, on shrinking balls.
+
+\b
+The default subcommand of 'leanbridge probe': 'leanbridge probe --activation
+relu --d 2 --n 4' and 'leanbridge probe balls --activation relu --d 2 --n 4'
+are the same.
 
 \b
 For each --activation (repeatable) and random weights (seeded), the target is
@@ -333,7 +532,7 @@ def _parse_radii(text: str) -> list[float]:
     return radii
 
 
-@click.command(name="probe", help=PROBE_HELP)
+@probe.command(name="balls", help=PROBE_HELP)
 @click.option("--activation", "activations", metavar="NAME", multiple=True,
               help="Catalog family; repeat for several curves on one plot.")
 @click.option("--d", "d", type=int, metavar="D", help="Input/output dimension d.")
@@ -352,9 +551,9 @@ def _parse_radii(text: str) -> list[float]:
               help="Write a PNG of error vs radius (needs matplotlib).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def probe(activations: tuple[str, ...], d: int | None, n: int | None, restarts: int,
-          radii_text: str, planted: bool, maxiter: int, plot_path: str | None, seed: int,
-          as_json: bool) -> None:
+def probe_balls(activations: tuple[str, ...], d: int | None, n: int | None,
+                restarts: int, radii_text: str, planted: bool, maxiter: int,
+                plot_path: str | None, seed: int, as_json: bool) -> None:
     if not activations:
         raise NumericUsageError("--activation NAME is required (repeatable; see "
                                 "'leanbridge families')")
