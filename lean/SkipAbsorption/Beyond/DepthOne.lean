@@ -77,39 +77,67 @@ theorem mlp_relu_fin_one_apply {n : ℕ} (Wd : Matrix (Fin 1) (Fin n) ℝ)
 /-- **Beyond the paper (issue 13).** ReLU is positively homogeneous of degree one:
 `relu (t * z) = t * relu z` for `t > 0`. -/
 theorem relu_mul_of_pos {t : ℝ} (ht : 0 < t) (z : ℝ) : relu (t * z) = t * relu z := by
-  have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
-  rw [e, e]
   rcases le_total 0 z with hz | hz
   · have h1 : 0 ≤ t * z := by
       first
         | exact mul_nonneg ht.le hz
         | nlinarith
-    rw [max_eq_left h1, max_eq_left hz]
+    -- route 1: the values of `relu` as `have`s (`relu w = max w 0` unfolds at default
+    -- transparency, as in `Relu.lean`), then `rw` on `relu` terms only; route 2: unfold `relu`
+    -- in the goal and rewrite with the `max` lemmas
+    first
+      | (have r1 : relu (t * z) = t * z := max_eq_left h1
+         have r2 : relu z = z := max_eq_left hz
+         rw [r1, r2])
+      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
+         rw [e, e, max_eq_left h1, max_eq_left hz])
   · have h1 : t * z ≤ 0 := by nlinarith
-    rw [max_eq_right h1, max_eq_right hz, mul_zero]
+    first
+      | (have r1 : relu (t * z) = 0 := max_eq_right h1
+         have r2 : relu z = 0 := max_eq_right hz
+         rw [r1, r2, mul_zero])
+      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
+         rw [e, e, max_eq_right h1, max_eq_right hz, mul_zero])
 
 /-- **Beyond the paper (issue 13).** ReLU is idempotent: `relu (relu z) = relu z`. -/
 theorem relu_relu (z : ℝ) : relu (relu z) = relu z := by
-  have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
-  rw [e, e]
   rcases le_total 0 z with hz | hz
-  · rw [max_eq_left hz, max_eq_left hz]
-  · rw [max_eq_right hz]
+  · -- route 1: `relu z = z`, rewritten twice (inner occurrence, then the outer one);
+    -- route 2: unfold `relu` and rewrite with `max_eq_left`
     first
-      | done
-      | exact max_eq_right le_rfl
+      | (have r1 : relu z = z := max_eq_left hz
+         rw [r1, r1])
+      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
+         rw [e, e, max_eq_left hz, max_eq_left hz])
+  · first
+      | (have r1 : relu z = 0 := max_eq_right hz
+         have r0 : relu 0 = 0 := max_eq_right le_rfl
+         rw [r1, r0])
+      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
+         rw [e, e, max_eq_right hz]
+         first
+           | done
+           | exact max_eq_right le_rfl)
 
 /-- **Beyond the paper (issue 13).** A ReLU block on the line, of any width, is positively
 homogeneous of degree one. -/
 theorem scalarReluBlock_posHomogeneous {n : ℕ} (v u : Fin n → ℝ) :
     ∀ t : ℝ, 0 < t → ∀ x, scalarReluBlock v u (t * x) = t * scalarReluBlock v u x := by
   intro t ht x
+  -- term by term: `v i * relu (u i * (t * x)) = t * (v i * relu (u i * x))`
+  have hterm : ∀ i, v i * relu (u i * (t * x)) = t * (v i * relu (u i * x)) := by
+    intro i
+    have e : u i * (t * x) = t * (u i * x) := by ring
+    rw [e, relu_mul_of_pos ht]
+    ring
   show ∑ i, v i * relu (u i * (t * x)) = t * ∑ i, v i * relu (u i * x)
-  rw [Finset.mul_sum]
-  refine Finset.sum_congr rfl (fun i _ => ?_)
-  have e : u i * (t * x) = t * (u i * x) := by ring
-  rw [e, relu_mul_of_pos ht]
-  ring
+  -- route 1 rewrites with `Finset.mul_sum` (instance matching at `rw` transparency); route 2
+  -- rewrites the sum term by term first and uses `Finset.mul_sum` only through `exact`
+  first
+    | (rw [Finset.mul_sum]
+       exact Finset.sum_congr rfl (fun i _ => hterm i))
+    | (rw [Finset.sum_congr rfl (fun i _ => hterm i)]
+       exact (Finset.mul_sum _ _ _).symm)
 
 /-- **Beyond the paper (issue 13)**, key lemma of Theorem A. A map of the line that is
 positively homogeneous of degree one is fixed by its values at `1` and `-1`:
@@ -172,7 +200,12 @@ theorem scalarReluBlock_two_apply (a b x : ℝ) :
       | exact Fin.sum_univ_two _
       | (unfold scalarReluBlock; rw [Fin.sum_univ_two]; done)
       | simp only [scalarReluBlock, Fin.sum_univ_two]
-  rw [hsum, e0, e1, f0, f1, one_mul, neg_one_mul]
+  rw [hsum, e0, e1, f0, f1]
+  -- `1 * x = x` and `-1 * x = -x` inside `relu`: rewriting, or `ring_nf` (which normalises the
+  -- arguments of the atoms `relu (1 * x)`, `relu (-1 * x)` too)
+  first
+    | (rw [one_mul, neg_one_mul]; done)
+    | ring_nf
 
 /-- **Beyond the paper (issue 13).** Width 2 represents every positively homogeneous map of
 the line: `f = scalarReluBlock ![f 1, f (-1)] ![1, -1]`. -/

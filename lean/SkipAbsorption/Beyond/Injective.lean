@@ -34,8 +34,12 @@ Theorem B′ of the research note `deep-stacks.md` (§2, §4 item 1); the stack-
      `R • y`, although `z ≠ 0`.
 * `injective_add_of_lipschitzWith`: a residual block `x ↦ x + f x` whose branch `f` is
   Lipschitz with constant `K < 1` is injective (`‖x - y‖ = ‖f y - f x‖ ≤ K ‖x - y‖`). For
-  `f = mlp relu B A` this holds for instance when `‖B‖ ‖A‖ < 1` in operator norms (not
-  formalised here: the hypothesis is `LipschitzWith K f`).
+  `f = mlp relu B A` on `Fin d → ℝ` this holds for instance when `‖B‖ ‖A‖ < 1` in the
+  operator norms of the **sup norm** (Mathlib's norm on `Fin d → ℝ`, for which `relu` applied
+  entrywise is 1-Lipschitz); not formalised here: the hypothesis is `LipschitzWith K f`. A
+  Euclidean bound `‖B‖₂ ‖A‖₂ < 1` does not give `LipschitzWith K f` with `K < 1` for the sup
+  norm in general; it still makes the block injective, and
+  `exists_ne_plainStack_of_injective_of_lt_two_mul` (`Beyond.Stacks`) takes any injective map.
 
 `relu` is `SkipAbsorption.relu` (`relu z = max z 0`, file `SkipAbsorption.Relu`).
 
@@ -289,7 +293,10 @@ theorem eq_of_add_eq_add_of_lipschitzWith {E : Type*} [NormedAddCommGroup E] {K 
     first
       | (rw [dist_eq_norm, dist_eq_norm, hxy]; done)
       | (rw [dist_eq_norm_sub, dist_eq_norm_sub, hxy]; done)
-  have hL : dist (f y) (f x) ≤ K * dist y x := hf.dist_le_mul y x
+  have hL : dist (f y) (f x) ≤ K * dist y x := by
+    first
+      | exact hf.dist_le_mul y x
+      | exact lipschitzWith_iff_dist_le_mul.mp hf y x
   rw [dist_comm y x] at hL
   have hle : dist x y ≤ K * dist x y := by
     calc dist x y = dist (f y) (f x) := hd

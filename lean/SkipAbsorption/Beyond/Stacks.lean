@@ -300,7 +300,8 @@ theorem exists_plainStack_width_one_relu (a : ℝ) :
   intro k
   induction k with
   | zero =>
-    refine ⟨[scalarReluBlock (fun _ => 1) (fun _ => a)], rfl, ?_, ?_⟩
+    -- the width `n = 1` is fixed by the binder type `Fin 1` (nothing else determines it)
+    refine ⟨[scalarReluBlock (fun _ : Fin 1 => (1 : ℝ)) (fun _ : Fin 1 => a)], rfl, ?_, ?_⟩
     · intro g hg
       rcases List.mem_cons.mp hg with h | h
       · exact ⟨fun _ => 1, fun _ => a, h⟩
@@ -313,7 +314,7 @@ theorem exists_plainStack_width_one_relu (a : ℝ) :
       rw [one_mul]
   | succ k ih =>
     obtain ⟨gs, hlen, hblk, hval⟩ := ih
-    refine ⟨scalarReluBlock (fun _ => 1) (fun _ => 1) :: gs, ?_, ?_, ?_⟩
+    refine ⟨scalarReluBlock (fun _ : Fin 1 => (1 : ℝ)) (fun _ : Fin 1 => (1 : ℝ)) :: gs, ?_, ?_, ?_⟩
     · first
         | (rw [List.length_cons, hlen]; done)
         | (show gs.length + 1 = k + 1 + 1
@@ -351,7 +352,7 @@ theorem exists_plainStack_width_one_of_vanishesOnHalfLine {F : ℝ → ℝ}
   | succ k =>
     -- first the width-1 stack `relu (u 0 * x)` of depth `k + 1`, then the block `v 0 * relu`
     obtain ⟨gs, hlen, hblk, hval⟩ := exists_plainStack_width_one_relu (u 0) k
-    refine ⟨scalarReluBlock (fun _ => v 0) (fun _ => 1) :: gs, ?_, ?_, ?_⟩
+    refine ⟨scalarReluBlock (fun _ : Fin 1 => v 0) (fun _ : Fin 1 => (1 : ℝ)) :: gs, ?_, ?_, ?_⟩
     · first
         | (rw [List.length_cons, hlen]; done)
         | (show gs.length + 1 = k + 1 + 1
