@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import sympy as sp
 
 from leanbridge.families import CATALOG, Family, Z
+from leanbridge.lean import library
 from leanbridge.halfline import (
     P,
     finite_real,
@@ -219,6 +220,7 @@ class Analysis:
                 "slope_left": _exact(f.slope_left),
             },
             "source": self.family.source,
+            "s_condition_lean": s_condition_theorems(self),
         }
         if self.family.gated:
             data["gate"] = {
@@ -341,6 +343,27 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
     ))], ""
 
 
+def _relu_like(family: Family, same_as: str | None) -> bool:
+    """Whether the family is ReLU (or a user's family with ReLU's function): the Lean
+    characterisation (necessity, |S| ≥ d, measure zero) is stated for ReLU only."""
+    return family.name == "relu" and family in CATALOG or same_as == "relu"
+
+
+def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
+    """The Lean declarations behind the S-condition of a conditional verdict, by role (empty
+    for other verdicts): sufficiency always; for ReLU also necessity, |S| ≥ d, measure zero
+    and the width bounds beyond the paper."""
+    if analysis.verdict != CONDITIONAL:
+        return {}
+    lean = library.RELU_LEAN
+    names = {"sufficiency": lean["sufficiency"]}
+    if _relu_like(analysis.family, analysis.same_as):
+        names.update((role, lean[role]) for role in (
+            "necessity", "characterisation", "characterisation_skip", "card", "measure_zero",
+            "width_rank_bound", "width_upper", "nondegenerate"))
+    return names
+
+
 def _catalog_twin(family: Family) -> Family | None:
     """The conditional catalog family with the same function as a user's family, if any
     (it decides whether the paper's necessity result covers the user's activation)."""
@@ -397,6 +420,21 @@ def analyse(family: Family) -> Analysis:
             reasons.append(f"necessity is proven for {who} by the paper (Thm 8 for ReLU, Thm 10 "
                            "for GELU), for nondegenerate weights and d ≥ 2; the condition is "
                            "non-generic (Cor 11)")
+            if _relu_like(family, same_as):
+                lean = library.RELU_LEAN
+                reasons.append(f"in Lean: for nondegenerate weights the condition is necessary "
+                               f"and sufficient, any d ({lean['characterisation']})")
+                reasons.append(f"in Lean: |S| ≥ d ({lean['card']}); for a fixed W_up the "
+                               f"condition holds on a null set of W_down ({lean['measure_zero']})")
+                reasons.append("beyond the paper: otherwise an absorbing block needs width "
+                               "n + rank(I + W_down[:,S] W_up[S,:]) for some S "
+                               f"({lean['width_rank_bound']})")
+                reasons.append("beyond the paper: width n + d suffices when some d rows of W_up "
+                               f"are independent ({lean['width_upper']})")
+            else:
+                reasons.append("in Lean: only the sufficiency is formalised for this activation "
+                               "(GELU's necessity, paper Thm 10, needs the independence of "
+                               "analytic ridge functions and is not formalised)")
         else:
             reasons.append("necessity is not proven for this activation: the condition is "
                            "sufficient, but other absorbing blocks may exist")

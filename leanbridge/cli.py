@@ -22,7 +22,7 @@ import sympy as sp
 from leanbridge import __version__
 from leanbridge import generate as generate_files
 from leanbridge import graph as dependency_graph
-from leanbridge.analysis import Analysis, analyse
+from leanbridge.analysis import Analysis, analyse, s_condition_theorems
 from leanbridge.atomic import (
     UnwritableError,
     atomic_write,
@@ -166,6 +166,7 @@ def families(as_json: bool) -> None:
             "expression": str(r.family.expr), "description": r.family.description,
             "source": r.family.source, "lean_definition": _library_definition(r.family),
             "verdict": r.verdict, "arguments": r.argument_names,
+            "s_condition_lean": s_condition_theorems(r),
         } for r in results]
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return

@@ -257,3 +257,41 @@ def test_sigmoid_gate_shift_is_undetermined_but_zero_centred_gate_is_not():
     assert analyse(user(sigmoid(Z), gated=True)).verdict == UNDETERMINED
     assert analyse(user(sigmoid(Z) - sp.Rational(1, 2), gated=True)).argument_names == [
         "linearisation"]
+
+
+def test_conditional_verdicts_cite_the_lean_theorems_of_the_s_condition():
+    """ReLU (and a user family with ReLU's function) cites necessity, |S| ≥ d and Cor 11 by
+    their Lean names, each declared in lean/; GELU cites only the sufficiency (its necessity
+    is not formalised); other verdicts cite none."""
+    from pathlib import Path
+
+    from leanbridge.analysis import s_condition_theorems
+    from leanbridge.expression import user_family
+    from leanbridge.lean.library import RELU_LEAN
+    from leanbridge.lean.sources import scan_project
+
+    declared = scan_project(Path(__file__).resolve().parents[1] / "lean")
+    relu = s_condition_theorems(analyse(get_family("relu")))
+    assert relu["necessity"] == RELU_LEAN["necessity"]
+    assert relu["card"] == "SkipAbsorption.card_le_of_sCondition"
+    assert relu["measure_zero"] == "SkipAbsorption.volume_sCondition_eq_zero"
+    for role in ("sufficiency", "necessity", "characterisation", "characterisation_skip",
+                 "card", "measure_zero", "nondegenerate"):
+        assert relu[role] in declared, relu[role]
+    twin = s_condition_theorems(analyse(user_family("Max(z, 0)", "my_relu")))
+    assert twin == relu
+    assert s_condition_theorems(analyse(get_family("gelu"))) == {
+        "sufficiency": "SkipAbsorption.absorbable_of_sCondition"}
+    assert s_condition_theorems(analyse(get_family("relu2"))) == {}
+    text = "\n".join(analyse(get_family("relu")).reasons)
+    assert "SkipAbsorption.absorbable_relu_iff" in text and "beyond the paper" in text
+
+
+def test_odd_coefficient_close_to_a_short_fraction_is_found_exactly():
+    # Hypothesis found this c: 2c agrees with 9/32 to about 1e-24, inside the sampling
+    # tolerance, so the short fraction fits the samples but is not c; the exact closed form
+    # must still be tried (before, the analysis gave up and said "undetermined").
+    c = sp.Rational(55137695851009441475933, 392090281607178250491546)
+    result = analyse(user(c * Z + Z**2))
+    assert result.facts.odd_coefficient == 2 * c
+    assert "odd_linear_parity" in result.argument_names

@@ -88,12 +88,34 @@ PAPER_RESULTS: dict[str, str] = {
     "Prop 6": "gated blocks with g(0) = 0, g continuous (paper: differentiable) never absorb it",
     "Cor 7": "both extend to depth",
     "Thm 8/10 (if)": "ReLU/GELU: the S-condition suffices",
+    "Thm 8 (only if)": "ReLU, nondegenerate weights: the S-condition is necessary",
+    "Thm 8: |S| ≥ d": "an S satisfying the S-condition has at least d elements",
+    "Cor 11": "the S-condition holds only on a Lebesgue-null set of weights",
 }
 
 #: Library theorems per paper result beyond the instantiated ones (Lemma 4 is used inside).
 PAPER_LIBRARY: dict[str, tuple[str, ...]] = {
     "Lemma 4": ("absorbable_iff_of_isUnit_det", "gatedAbsorbable_iff_of_isUnit_det"),
+    "Thm 8 (only if)": ("exists_sCondition_of_absorbable_relu", "absorbable_relu_iff",
+                        "absorbable_relu_iff_of_isUnit_det"),
+    "Thm 8: |S| ≥ d": ("card_le_of_sCondition",),
+    "Cor 11": ("volume_sCondition_eq_zero",),
 }
+
+#: The Lean declarations behind the paper's ReLU characterisation and the width results beyond
+#: the paper, by role: ``analyse``, ``families --json`` and ``absorb``/``scan`` cite them.
+RELU_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
+    ("nondegenerate", "Nondegenerate"),
+    ("sufficiency", "absorbable_of_sCondition"),
+    ("necessity", "exists_sCondition_of_absorbable_relu"),
+    ("characterisation", "absorbable_relu_iff"),
+    ("characterisation_skip", "absorbable_relu_iff_of_isUnit_det"),
+    ("card", "card_le_of_sCondition"),
+    ("card_skip", "card_le_of_sCondition_of_isUnit"),
+    ("measure_zero", "volume_sCondition_eq_zero"),
+    ("width_upper", "absorbableWithWidth_add_of_linearIndependent"),
+    ("width_rank_bound", "exists_rank_le_of_absorbableWithWidth"),
+)}
 
 
 @dataclass(frozen=True)

@@ -25,9 +25,8 @@ adds, for the identity skip or an invertible skip of a conditional family:
   pass the test above; GELU's necessity is the paper's Thm 10, not formalised in Lean.
 * **Minimal absorbing width** (:mod:`leanbridge.numeric.width`).
 
-The Lean names are in :data:`LEAN` (the width names are those planned for the new Lean files;
-the coordinator keeps them in step). Nothing here was checked by a Lean compiler: no Lean
-toolchain here.
+The Lean names are in :data:`LEAN` (from :data:`leanbridge.lean.library.RELU_LEAN`). Nothing
+here was checked by a Lean compiler: no Lean toolchain here.
 """
 
 from __future__ import annotations
@@ -35,18 +34,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from leanbridge.lean.library import RELU_LEAN
 from leanbridge.numeric.errors import need
 
-#: Lean declarations the checks rely on (namespace SkipAbsorption).
+#: Lean declarations the checks rely on (namespace SkipAbsorption; one source: the library).
 LEAN = {
-    "nondegenerate": "SkipAbsorption.Nondegenerate",
-    "sufficiency": "SkipAbsorption.absorbable_of_sCondition",
-    "necessity_relu": "SkipAbsorption.exists_sCondition_of_absorbable_relu",
-    "necessity_relu_skip": "SkipAbsorption.absorbable_relu_iff_of_isUnit_det",
-    "card": "SkipAbsorption.card_le_of_sCondition",
-    "card_skip": "SkipAbsorption.card_le_of_sCondition_of_isUnit",
-    "width_upper": "SkipAbsorption.absorbableWithWidth_add_of_linearIndependent",
-    "width_rank_bound": "SkipAbsorption.exists_rank_le_of_absorbableWithWidth",
+    "nondegenerate": RELU_LEAN["nondegenerate"],
+    "sufficiency": RELU_LEAN["sufficiency"],
+    "necessity_relu": RELU_LEAN["necessity"],
+    "necessity_relu_skip": RELU_LEAN["characterisation_skip"],
+    "card": RELU_LEAN["card"],
+    "card_skip": RELU_LEAN["card_skip"],
+    "width_upper": RELU_LEAN["width_upper"],
+    "width_rank_bound": RELU_LEAN["width_rank_bound"],
 }
 #: What to say about GELU necessity.
 GELU_NECESSITY = "paper Thm 10, not formalised in Lean"
