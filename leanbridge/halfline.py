@@ -211,10 +211,12 @@ def linear_coefficient(odd: sp.Expr) -> tuple[sp.Expr | None, bool | None]:
         return None, None
     if not _constant(ratios):
         return None, False
+    # A candidate that fits the samples but is not proved (None) does not end the search: a
+    # short fraction can agree with c to within the sampling tolerance (c = 9/32 + 1e-24) while
+    # SymPy's closed form, tried next, is the exact c.
     for candidate in _exact_candidates(ratios[0], lambda: sp.simplify(odd / P)):
-        proved = zero_test(odd - candidate * P)
-        if proved is not False:  # True: done; None: the numbers fit but SymPy cannot prove it
-            return (candidate, True) if proved else (None, None)
+        if zero_test(odd - candidate * P) is True:
+            return candidate, True
     return None, None
 
 
