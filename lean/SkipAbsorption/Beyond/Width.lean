@@ -248,7 +248,7 @@ theorem add_mlp_eq_mlp_append {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fi
     first
     | (show -(M m k) * relu ((-(A k)) ⬝ᵥ x) = -(M m k * relu (-(Wu (e k) ⬝ᵥ x)))
        rw [neg_dotProduct, hA k, neg_mul])
-    | (simp only [Matrix.neg_apply, Pi.neg_apply, neg_dotProduct, hA k, neg_mul])
+    | (simp only [Matrix.neg_apply, Pi.neg_apply, neg_dotProduct, hA k]; ring)
   -- `relu z - relu (-z) = z`, unit by unit
   have h5 : ∑ k, M m k * relu (Wu (e k) ⬝ᵥ x) - ∑ k, M m k * relu (-(Wu (e k) ⬝ᵥ x))
       = ∑ k, M m k * (Wu (e k) ⬝ᵥ x) := by

@@ -403,10 +403,14 @@ theorem exists_unit_of_lineCoef {Wd : Matrix (Fin d) (Fin n) ℝ}
       refine ⟨j, ?_⟩
       first
       | exact not_le.mp hj
-      | (push_neg at hj; exact hj)
       | exact lt_of_not_ge hj
+      | linarith
     obtain ⟨j, hj⟩ := hex
-    refine ⟨j, hj.ne', ?_⟩
+    have hj0 : μ i j ≠ 0 := by
+      first
+      | exact hj.ne'
+      | (intro h0; rw [h0] at hj; exact lt_irrefl 0 hj)
+    refine ⟨j, hj0, ?_⟩
     rw [if_neg hi, abs_of_pos hj]
     ring
 
