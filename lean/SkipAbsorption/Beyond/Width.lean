@@ -68,14 +68,14 @@ section Append
 
 variable {d a b : ℕ}
 
-/-- Output matrix of two blocks side by side: columns `Fin.castAdd b i` are those of `V₁`,
-columns `Fin.natAdd a k` those of `V₂`. -/
+/-- **Beyond the paper** (bookkeeping). Output matrix of two blocks side by side: columns
+`Fin.castAdd b i` are those of `V₁`, columns `Fin.natAdd a k` those of `V₂`. -/
 noncomputable def appendDown (V₁ : Matrix (Fin d) (Fin a) ℝ) (V₂ : Matrix (Fin d) (Fin b) ℝ) :
     Matrix (Fin d) (Fin (a + b)) ℝ :=
   Matrix.of fun m j => Fin.append (V₁ m) (V₂ m) j
 
-/-- Input matrix of two blocks side by side: rows `Fin.castAdd b i` are those of `U₁`,
-rows `Fin.natAdd a k` those of `U₂`. -/
+/-- **Beyond the paper** (bookkeeping). Input matrix of two blocks side by side: rows
+`Fin.castAdd b i` are those of `U₁`, rows `Fin.natAdd a k` those of `U₂`. -/
 noncomputable def appendUp (U₁ : Matrix (Fin a) (Fin d) ℝ) (U₂ : Matrix (Fin b) (Fin d) ℝ) :
     Matrix (Fin (a + b)) (Fin d) ℝ :=
   Matrix.of fun j l => Fin.append (fun i => U₁ i l) (fun k => U₂ k l) j
@@ -179,8 +179,9 @@ section Sufficiency
 
 variable {d n : ℕ}
 
-/-- The columns that merge the `relu (A_S x)` half into the existing units: column `i` is
-`∑_{k : e k = i} M[:,k]` (the column `M[:,k]` goes to the unit `e k`). -/
+/-- **Beyond the paper** (Theorem C construction). The columns that merge the
+`relu (A_S x)` half into the existing units: column `i` is `∑_{k : e k = i} M[:,k]` (the
+column `M[:,k]` goes to the unit `e k`). -/
 noncomputable def mergeCols (M : Matrix (Fin d) (Fin d) ℝ) (e : Fin d → Fin n) :
     Matrix (Fin d) (Fin n) ℝ :=
   Matrix.of fun m i => ∑ k, if e k = i then M m k else 0

@@ -274,14 +274,15 @@ theorem width_linear_core (xm : ℝ) (s a W : Fin n → ℝ) (c z : Fin n' → �
     exact Finset.sum_congr rfl fun j _ => by ring
   linarith
 
-/-- The coefficient matrix of step c: entry `(j, i)` is `σ_i |μ i j|` with `σ_i = 2 · 1_S(i) - 1`
-(`+1` on `S`, `-1` off `S`). -/
+/-- **Beyond the paper** (note §5). The coefficient matrix of step c: entry `(j, i)` is
+`σ_i |μ i j|` with `σ_i = 2 · 1_S(i) - 1` (`+1` on `S`, `-1` off `S`). -/
 noncomputable def widthCoef (S : Finset (Fin n)) (μ : Fin n → Fin n' → ℝ) :
     Matrix (Fin n') (Fin n) ℝ :=
   Matrix.of fun j i => (2 * (if i ∈ S then (1 : ℝ) else 0) - 1) * |μ i j|
 
-/-- The factor `Y` of step c: `Y = ½ (Vu + widthCoef S μ * Wu)`, so that
-`1 + Wd * diagonal 1_S * Wu = Vd * Y` (`one_add_selector_eq_mul_widthFactor`). -/
+/-- **Beyond the paper** (note §5). The factor `Y` of step c:
+`Y = ½ (Vu + widthCoef S μ * Wu)`, so that `1 + Wd * diagonal 1_S * Wu = Vd * Y`
+(`one_add_selector_eq_mul_widthFactor`). -/
 noncomputable def widthFactor (Vu : Matrix (Fin n') (Fin d) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ)
     (S : Finset (Fin n)) (μ : Fin n → Fin n' → ℝ) : Matrix (Fin n') (Fin d) ℝ :=
   (1 / 2 : ℝ) • (Vu + widthCoef S μ * Wu)
