@@ -44,7 +44,9 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   S-condition for some `S` form a Lebesgue-null set (`volume_sCondition_eq_zero`);
 * `Beyond` (**beyond the paper**, issue 13): depth results of the research note
   `deep-stacks.md` — narrow ReLU blocks are not injective, contracting residual stacks are
-  (Theorem B′), and the complete answer on the line, `d = 1` (Theorem A);
+  (Theorem B′), and the complete answer on the line, `d = 1` (Theorem A); and width
+  (Theorem C): absorbing the skip with a wider block (`AbsorbableWithWidth`), width `n + d`
+  suffices, and the rank bound `rank (1 + Wd[:,S] Wu[S,:]) + n ≤ n'`;
 * `Audit`: `#print axioms` for every theorem.
 
 `SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from

@@ -56,6 +56,8 @@ PUBLIC_DEFS = [
     # Beyond the paper (issue 13): blocks on the line
     "scalarReluBlock",
     "VanishesOnHalfLine",
+    # Beyond the paper (issue 13): width
+    "AbsorbableWithWidth",
 ]
 
 PUBLIC_THEOREMS = [
@@ -106,6 +108,15 @@ PUBLIC_THEOREMS = [
     "eq_relu_add_relu_neg_of_posHomogeneous",
     "resStack_eq_plainStack_width_two",
     "resStack_eq_plainStack_width_one_iff",
+    # Beyond the paper (issue 13): width, Theorem C and the rank bound of deep-stacks.md
+    "absorbableWithWidth_self_iff",
+    "absorbableWithWidth_add_of_isUnit_det",
+    "absorbableWithWidth_add_of_linearIndependent",
+    "exists_rank_le_of_absorbableWithWidth",
+    "card_le_width_of_absorbableWithWidth",
+    "exists_sCondition_of_absorbableWithWidth_self",
+    "le_width_of_absorbableWithWidth",
+    "absorbableWithWidth_relu_iff",
 ]
 
 DECL_RE = re.compile(

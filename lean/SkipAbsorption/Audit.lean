@@ -233,3 +233,43 @@ for this.
 #print axioms SkipAbsorption.exists_plainStack_width_one_of_vanishesOnHalfLine
 #print axioms SkipAbsorption.exists_plainStack_width_one_iff
 #print axioms SkipAbsorption.resStack_eq_plainStack_width_one_iff
+
+-- Beyond the paper (issue 13): Beyond/Width.lean
+#print axioms SkipAbsorption.absorbableWithWidth_self_iff
+#print axioms SkipAbsorption.appendDown_castAdd
+#print axioms SkipAbsorption.appendDown_natAdd
+#print axioms SkipAbsorption.appendUp_castAdd
+#print axioms SkipAbsorption.appendUp_natAdd
+#print axioms SkipAbsorption.mlp_append_apply
+#print axioms SkipAbsorption.AbsorbableWithWidth.add_width
+#print axioms SkipAbsorption.AbsorbableWithWidth.mono
+#print axioms SkipAbsorption.sum_indicator_comp_mul
+#print axioms SkipAbsorption.add_mlp_eq_mlp_append
+#print axioms SkipAbsorption.absorbableWithWidth_add_of_isUnit_det
+#print axioms SkipAbsorption.absorbableWithWidth_add_of_linearIndependent
+
+-- Beyond the paper (issue 13): Beyond/WidthNecessity.lean
+#print axioms SkipAbsorption.add_mlp_apply_eq_width
+#print axioms SkipAbsorption.add_mlp_apply_eq_neg_width
+#print axioms SkipAbsorption.relu_evenPart_eq_width
+#print axioms SkipAbsorption.relu_linearPart_eq_width
+#print axioms SkipAbsorption.relu_evenPart_eq_vec_width
+#print axioms SkipAbsorption.exists_lineCoef_of_evenPart_width
+#print axioms SkipAbsorption.exists_coef_ne_zero_width
+#print axioms SkipAbsorption.lineCoef_eq_of_ne_zero
+#print axioms SkipAbsorption.col_entry_eq_sum_of_lineCoef
+#print axioms SkipAbsorption.width_linear_core
+#print axioms SkipAbsorption.widthFactor_apply
+#print axioms SkipAbsorption.widthFactor_mulVec_apply
+#print axioms SkipAbsorption.one_add_selector_eq_mul_widthFactor
+#print axioms SkipAbsorption.widthFactor_row_eq_zero
+#print axioms SkipAbsorption.exists_unit_of_lineCoef
+#print axioms SkipAbsorption.mul_eq_mul_diagonal_indicator_mul
+#print axioms SkipAbsorption.card_add_le_of_injective_notMem
+#print axioms SkipAbsorption.exists_factor_of_absorbableWithWidth
+#print axioms SkipAbsorption.exists_rank_le_of_absorbableWithWidth
+#print axioms SkipAbsorption.card_le_width_of_absorbableWithWidth
+#print axioms SkipAbsorption.exists_sCondition_of_absorbableWithWidth_self
+#print axioms SkipAbsorption.le_rank_of_det_ne_zero
+#print axioms SkipAbsorption.le_width_of_absorbableWithWidth
+#print axioms SkipAbsorption.absorbableWithWidth_relu_iff
