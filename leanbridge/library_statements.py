@@ -27,6 +27,7 @@ GROUPS: dict[str, str] = {
     "even_parity": "Even activations",
     "odd_linear_parity": "Odd-linear activations: the S-condition",
     "relu_characterisation": "ReLU: the S-condition is necessary and sufficient",
+    "beyond_width": "Beyond the paper: width",
     "beyond_depth": "Beyond the paper: depth",
 }
 
@@ -196,6 +197,24 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
         + _S_CONDITION.replace("{rhs}", r"-I_d")
         + r" has Lebesgue measure zero"),
+    LibraryStatement(
+        "absorbableWithWidth_add_of_linearIndependent", "beyond_width", None,
+        (_RELU, r"some $d$ rows of $W_{\mathrm{up}}$ are linearly independent"),
+        r"some ungated ReLU block of width $n + d$ equals $x\mapsto x + B_W(x)$"),
+    LibraryStatement(
+        "exists_rank_le_of_absorbableWithWidth", "beyond_width", None,
+        (_RELU, _NONDEGENERATE, r"some ungated ReLU block of width $n'$ equals "
+         r"$x\mapsto x + B_W(x)$"),
+        r"some $S\subseteq\lbrace 1,\dots,n\rbrace$ has "
+        r"$n + \operatorname{rank}(I_d + W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}})\leq n'$"),
+    LibraryStatement(
+        "absorbableWithWidth_relu_iff", "beyond_width", None,
+        (_RELU, _NONDEGENERATE,
+         r"$\det(I_d + W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}})\neq 0$ for every "
+         r"$S\subseteq\lbrace 1,\dots,n\rbrace$",
+         r"some $d$ rows of $W_{\mathrm{up}}$ form an invertible matrix"),
+        r"some ungated ReLU block of width $n'$ equals $x\mapsto x + B_W(x)$ if and only if "
+        r"$n'\geq n + d$"),
     LibraryStatement(
         "not_injective_mlp_relu_of_lt_two_mul", "beyond_depth", None,
         (_RELU, r"the width satisfies $n < 2d$"),
