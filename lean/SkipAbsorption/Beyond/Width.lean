@@ -249,7 +249,15 @@ theorem add_mlp_eq_mlp_append {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fi
     refine Finset.sum_congr rfl fun k _ => ?_
     first
     | (show -(M m k) * relu ((-(A k)) ⬝ᵥ x) = -(M m k * relu (-(Wu (e k) ⬝ᵥ x)))
-       rw [neg_dotProduct, hA k, neg_mul])
+       rw [_root_.neg_dotProduct, hA k, neg_mul])
+    | -- without `neg_dotProduct`: unfold `⬝ᵥ` and pull the sign out of the sum
+      (have hneg : (-A) k ⬝ᵥ x = -(Wu (e k) ⬝ᵥ x) := by
+         rw [← hA k]
+         show ∑ l, -(A k l) * x l = -(∑ l, A k l * x l)
+         rw [← Finset.sum_neg_distrib]
+         exact Finset.sum_congr rfl fun l _ => neg_mul _ _
+       have hMk : (-M) m k = -(M m k) := rfl
+       rw [hneg, hMk, neg_mul])
     | (simp only [Matrix.neg_apply, Pi.neg_apply, neg_dotProduct, hA k]; ring)
   -- `relu z - relu (-z) = z`, unit by unit
   have h5 : ∑ k, M m k * relu (Wu (e k) ⬝ᵥ x) - ∑ k, M m k * relu (-(Wu (e k) ⬝ᵥ x))
