@@ -160,6 +160,7 @@ theorem AbsorbableWithWidth.add_width {σ : ℝ → ℝ} {A : Matrix (Fin d) (Fi
     first
     | exact congrFun (Matrix.zero_mulVec _) m
     | (rw [mlp_apply_eq_sum]; exact Finset.sum_eq_zero fun j _ => zero_mul _)
+    | (rw [mlp_apply_eq_sum]; simp)
   have h3 : (A *ᵥ x + mlp σ Wd Wu x) m = mlp σ Vd Vu x m := congrFun (hV x) m
   linarith
 
@@ -202,8 +203,8 @@ theorem sum_indicator_comp_mul (e : Fin d → Fin n) (a : Fin d → ℝ) (r : Fi
     intro k
     first
     | (rw [Finset.sum_ite_eq, if_pos (Finset.mem_univ (e k))])
-    | exact (Fintype.sum_eq_single (e k) (fun i hi => if_neg (fun h => hi h.symm))).trans
-        (if_pos rfl)
+    | exact (Fintype.sum_eq_single (f := fun i => if e k = i then a k * r i else 0) (e k)
+        (fun i hi => if_neg (fun h => hi h.symm))).trans (if_pos rfl)
     | simp
   calc ∑ i, (∑ k, if e k = i then a k else 0) * r i
       = ∑ i, ∑ k, (if e k = i then a k * r i else 0) := Finset.sum_congr rfl fun i _ => h1 i
@@ -248,7 +249,15 @@ theorem add_mlp_eq_mlp_append {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fi
     refine Finset.sum_congr rfl fun k _ => ?_
     first
     | (show -(M m k) * relu ((-(A k)) ⬝ᵥ x) = -(M m k * relu (-(Wu (e k) ⬝ᵥ x)))
-       rw [neg_dotProduct, hA k, neg_mul])
+       rw [_root_.neg_dotProduct, hA k, neg_mul])
+    | -- without `neg_dotProduct`: unfold `⬝ᵥ` and pull the sign out of the sum
+      (have hneg : (-A) k ⬝ᵥ x = -(Wu (e k) ⬝ᵥ x) := by
+         rw [← hA k]
+         show ∑ l, -(A k l) * x l = -(∑ l, A k l * x l)
+         rw [← Finset.sum_neg_distrib]
+         exact Finset.sum_congr rfl fun l _ => neg_mul _ _
+       have hMk : (-M) m k = -(M m k) := rfl
+       rw [hneg, hMk, neg_mul])
     | (simp only [Matrix.neg_apply, Pi.neg_apply, neg_dotProduct, hA k]; ring)
   -- `relu z - relu (-z) = z`, unit by unit
   have h5 : ∑ k, M m k * relu (Wu (e k) ⬝ᵥ x) - ∑ k, M m k * relu (-(Wu (e k) ⬝ᵥ x))

@@ -272,7 +272,9 @@ theorem width_linear_core (xm : ℝ) (s a W : Fin n → ℝ) (c z : Fin n' → �
       = 1 / 2 * (∑ j, c j * z j + ∑ j, c j * ∑ i, (2 * s i - 1) * |μ i j| * a i) := by
     rw [← Finset.sum_add_distrib, Finset.mul_sum]
     exact Finset.sum_congr rfl fun j _ => by ring
-  linarith
+  first
+  | linarith
+  | linear_combination (1 / 2 : ℝ) * hL - (1 / 2 : ℝ) * h1 - (1 / 2 : ℝ) * h2 - h3
 
 /-- **Beyond the paper** (note §5). The coefficient matrix of step c: entry `(j, i)` is
 `σ_i |μ i j|` with `σ_i = 2 · 1_S(i) - 1` (`+1` on `S`, `-1` off `S`). -/
@@ -305,9 +307,21 @@ theorem widthFactor_mulVec_apply (Vu : Matrix (Fin n') (Fin d) ℝ)
     (widthFactor Vu Wu S μ *ᵥ x) j
       = 1 / 2 * (Vu j ⬝ᵥ x
           + ∑ i, (2 * (if i ∈ S then (1 : ℝ) else 0) - 1) * |μ i j| * (Wu i ⬝ᵥ x)) := by
+  -- the scalar comes out of `*ᵥ`: `Matrix.smul_mulVec`, or by hand (`Finset.mul_sum`)
+  have e0 : ((1 / 2 : ℝ) • (Vu + widthCoef S μ * Wu)) *ᵥ x
+      = (1 / 2 : ℝ) • ((Vu + widthCoef S μ * Wu) *ᵥ x) := by
+    first
+    | exact Matrix.smul_mulVec (1 / 2 : ℝ) (Vu + widthCoef S μ * Wu) x
+    | (funext j'
+       show ∑ l, (1 / 2 : ℝ) * (Vu + widthCoef S μ * Wu) j' l * x l
+         = (1 / 2 : ℝ) * ∑ l, (Vu + widthCoef S μ * Wu) j' l * x l
+       rw [Finset.mul_sum]
+       exact Finset.sum_congr rfl fun l _ => mul_assoc _ _ _)
   have e1 : widthFactor Vu Wu S μ *ᵥ x = (1 / 2 : ℝ) • (Vu *ᵥ x + (widthCoef S μ * Wu) *ᵥ x) := by
     show ((1 / 2 : ℝ) • (Vu + widthCoef S μ * Wu)) *ᵥ x = _
-    (rw [Matrix.smul_mulVec, Matrix.add_mulVec]) <;> rfl
+    first
+    | ((rw [Matrix.smul_mulVec, Matrix.add_mulVec]) <;> rfl)
+    | (rw [e0, Matrix.add_mulVec])
   have e2 : (widthCoef S μ * Wu) *ᵥ x = widthCoef S μ *ᵥ (Wu *ᵥ x) :=
     (Matrix.mulVec_mulVec x (widthCoef S μ) Wu).symm
   rw [e1, e2]
