@@ -14,6 +14,12 @@ Lean actually ran, and only for report entries whose statement hash matches the 
 as it is now: ``proved`` there gives ``\\leanok`` in the blueprint and "proved by Lean"
 elsewhere. Entries whose statement changed since the check are ignored and listed
 (:attr:`Export.stale`); without a report every statement says "not checked by Lean".
+
+A full export (no family names) ends with the section "Beyond the paper" (:class:`Beyond`):
+the library theorems of :data:`~leanbridge.library_statements.BEYOND_GROUPS` (Lean names and
+statuses as above), then the research note's proof sketch and conjectures (no Lean name, no
+status: not formalised) and its numerical evidence, the table
+``leanbridge/data/deep-evidence.json`` (:mod:`leanbridge.beyond`).
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 import sympy as sp
 
 from leanbridge import __version__
+from leanbridge import beyond as beyond_data
 from leanbridge import generate as generated_files
 from leanbridge.analysis import minus_inverse_identity
 from leanbridge.families import CATALOG
@@ -32,6 +39,7 @@ from leanbridge.lean import library
 from leanbridge.lean.project import read_pins
 from leanbridge.lean.sources import scan_project
 from leanbridge.library_statements import (
+    BEYOND_GROUPS,
     BY_NAME,
     GROUPS,
     LIBRARY_STATEMENTS,
@@ -276,6 +284,32 @@ class LibraryRow:
         return self.status == PROVED
 
 
+@dataclass(frozen=True)
+class Beyond:
+    """The section "Beyond the paper" of a full export, after the paper's results: its
+    theorems are the library rows of :data:`BEYOND_GROUPS` (:attr:`Export.beyond_groups`);
+    this holds the rest, which is not formalised (:mod:`leanbridge.beyond`)."""
+
+    evidence: beyond_data.Evidence
+    heading: str = beyond_data.HEADING
+    intro: str = beyond_data.INTRO
+    notation: str = beyond_data.NOTATION
+    conjectures: tuple[beyond_data.Conjecture, ...] = beyond_data.CONJECTURES
+
+    @property
+    def seeds(self) -> list[int]:
+        return sorted({row.seed for row in self.evidence.rows})
+
+    def to_dict(self, rows: list[LibraryRow]) -> dict:
+        return {"heading": self.heading, "intro": self.intro, "notation": self.notation,
+                "theorems": [{"lean_name": r.statement.full_name, "label": r.statement.label,
+                              "status": r.status} for r in rows],
+                "conjectures": [c.to_dict() for c in self.conjectures],
+                "evidence_note": "numerical evidence, not proof; regenerate with: "
+                                 + self.evidence.command,
+                "evidence": self.evidence.data}
+
+
 @dataclass
 class Export:
     """Everything an export prints."""
@@ -286,13 +320,38 @@ class Export:
     results: Results
     stale: list[str]                 # report entries ignored: their statement changed
     full: bool
+    beyond: Beyond | None = None     # the section "Beyond the paper" (full exports)
 
     @property
     def groups(self) -> list[tuple[str, str, list[LibraryRow]]]:
-        """(key, heading, rows) of the groups that have rows, in :data:`GROUPS` order."""
+        """(key, heading, rows) of the groups that have rows, in :data:`GROUPS` order (the
+        paper's groups, then those of :data:`BEYOND_GROUPS`)."""
         return [(key, title, [r for r in self.library if r.statement.group == key])
                 for key, title in GROUPS.items()
                 if any(r.statement.group == key for r in self.library)]
+
+    @property
+    def paper_groups(self) -> list[tuple[int, str, str, list[LibraryRow]]]:
+        """(number, key, heading, rows) of the paper's groups (numbered as :meth:`ref`)."""
+        return [(number, *group) for number, group in enumerate(self.groups, start=1)
+                if group[0] not in BEYOND_GROUPS]
+
+    @property
+    def beyond_groups(self) -> list[tuple[int, str, str, list[LibraryRow]]]:
+        """(number, key, heading, rows) of the groups beyond the paper, numbered after the
+        paper's; empty unless the export has the section :attr:`beyond`."""
+        if self.beyond is None:
+            return []
+        return [(number, *group) for number, group in enumerate(self.groups, start=1)
+                if group[0] in BEYOND_GROUPS]
+
+    @property
+    def paper_library(self) -> list[LibraryRow]:
+        return [r for r in self.library if not r.statement.beyond_the_paper]
+
+    @property
+    def beyond_library(self) -> list[LibraryRow]:
+        return [r for r in self.library if r.statement.beyond_the_paper]
 
     def library_row(self, full_name: str) -> LibraryRow | None:
         return next((r for r in self.library if r.statement.full_name == full_name), None)
@@ -381,18 +440,27 @@ def collect(project: Path, names: list[str] | None = None, results: Results | No
         parts[entry.group] = parts.get(entry.group, 0) + 1
         rows.append(LibraryRow(entry, statuses.get(entry.full_name, NOT_CHECKED),
                                parts[entry.group]))
-    return Export(families, statements, rows, results, stale, full=not wanted)
+    return Export(families, statements, rows, results, stale, full=not wanted,
+                  beyond=None if wanted else _beyond())
+
+
+def _beyond() -> Beyond:
+    try:
+        return Beyond(beyond_data.load_evidence())
+    except beyond_data.EvidenceError as exc:
+        raise ExportError(str(exc)) from None
 
 
 def _chosen_library(argument_decls, full: bool) -> list[LibraryStatement]:
-    """Every entry (full export), or those the statements use plus the entries of the same
-    groups that no family theorem instantiates (results stated on their own)."""
+    """Every entry, paper's first (full export), or those the statements use plus the entries
+    of the same groups that no family theorem instantiates (results stated on their own); the
+    results beyond the paper only in a full export."""
     if full:
-        return list(LIBRARY_STATEMENTS)
+        return sorted(LIBRARY_STATEMENTS, key=lambda e: e.beyond_the_paper)
     used = {u for _, d in argument_decls for u in d.uses}
     groups = {BY_NAME[u].group for u in used if u in BY_NAME}
-    return [e for e in LIBRARY_STATEMENTS if e.full_name in used
-            or (e.group in groups and e.lean not in library.GENERAL_THEOREMS)]
+    return [e for e in LIBRARY_STATEMENTS if not e.beyond_the_paper and (
+        e.full_name in used or (e.group in groups and e.lean not in library.GENERAL_THEOREMS))]
 
 
 def _statuses(results: Results, current: dict[str, str]) -> tuple[dict[str, str], list[str]]:
@@ -420,7 +488,8 @@ _LATEX_TEXT = {"²": r"\textsuperscript{2}", "³": r"\textsuperscript{3}",
                "¹": r"\textsuperscript{1}", "σ": r"$\sigma$", "α": r"$\alpha$",
                "Φ": r"$\Phi$", "π": r"$\pi$", "ℝ": r"$\mathbb{R}$", "−": "--", "—": "---",
                "–": "--", "≠": r"$\neq$", "≥": r"$\geq$", "·": r"$\cdot$", "⊙": r"$\odot$",
-               "√": r"$\sqrt{}$", "…": r"\ldots{}", "→": r"$\to$", "⁻": "$^{-}$", "é": r"\'e"}
+               "√": r"$\sqrt{}$", "…": r"\ldots{}", "→": r"$\to$", "⁻": "$^{-}$", "é": r"\'e",
+               "×": r"$\times$", "′": "$'$", "≤": r"$\leq$"}
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                   "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                   "^": r"\textasciicircum{}"}
@@ -429,8 +498,11 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 def latex_text(text: str) -> str:
     """Plain text (family names, descriptions, Lean names) made safe for pdflatex."""
     out = []
-    for char in str(text):
-        if char in _LATEX_SPECIAL:
+    text = str(text)
+    for index, char in enumerate(text):
+        if char == "-" and text[index + 1:index + 2] == "-":
+            out.append("-{}")        # "--write" stays two hyphens, not an en dash
+        elif char in _LATEX_SPECIAL:
             out.append(_LATEX_SPECIAL[char])
         elif char in _LATEX_TEXT:
             out.append(_LATEX_TEXT[char])
@@ -462,6 +534,8 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
                           "definition_note": row.note, "status": row.status}
                          for row in data.families],
             "statements": [s.to_dict() for s in data.statements],
+            "beyond_the_paper": None if data.beyond is None
+            else data.beyond.to_dict(data.beyond_library),
         }, indent=2, ensure_ascii=False) + "\n"
     env = environment()
     env.filters["tex"] = latex_text

@@ -31,6 +31,12 @@ GROUPS: dict[str, str] = {
     "beyond_depth": "Beyond the paper: depth",
 }
 
+#: The groups whose theorems are not in the paper (they come from this project's research note,
+#: ``deep-stacks.md``). The exports print them after the paper's results, under the heading
+#: "Beyond the paper", with the note's results that are not formalised
+#: (:mod:`leanbridge.beyond`). They are the last groups of :data:`GROUPS`.
+BEYOND_GROUPS: tuple[str, ...] = ("beyond_width", "beyond_depth")
+
 #: The notation every entry uses, stated once at the top of an export.
 NOTATION = (
     r"For $d, n\in\mathbb{N}$, an ungated block of width $n$ with activation "
@@ -76,6 +82,11 @@ class LibraryStatement:
         return "thm:lib-" + self.lean.replace("_", "-")
 
     @property
+    def beyond_the_paper(self) -> bool:
+        """Not a result of the paper (one of :data:`BEYOND_GROUPS`)."""
+        return self.group in BEYOND_GROUPS
+
+    @property
     def sentence(self) -> str:
         """The statement as one sentence: "If H1, and H2, then C."."""
         if not self.hypotheses:
@@ -85,7 +96,8 @@ class LibraryStatement:
     def to_dict(self) -> dict:
         return {"lean_name": self.full_name, "group": self.group, "paper": self.paper,
                 "label": self.label, "hypotheses": list(self.hypotheses),
-                "conclusion": self.conclusion, "statement": self.sentence}
+                "conclusion": self.conclusion, "statement": self.sentence,
+                "beyond_the_paper": self.beyond_the_paper}
 
 
 _HOM_SIGMA = (r"for some $k\in\mathbb{N}$ with $k\neq 1$, $\sigma(tz) = t^k\sigma(z)$ for all "

@@ -12,11 +12,15 @@ import sympy as sp
 from click.testing import CliRunner
 
 from leanbridge import export as exporter
+from leanbridge.beyond import CONJECTURES, REGENERATE, EvidenceError, parse_evidence
+from leanbridge.beyond import INTRO as BEYOND_INTRO
+from leanbridge.beyond import NOTATION as BEYOND_NOTATION
 from leanbridge.cli import main
 from leanbridge.families import CATALOG, Z, get_family
 from leanbridge.lean import library
 from leanbridge.lean.sources import scan_project
 from leanbridge.library_statements import (
+    BEYOND_GROUPS,
     DEFINITION_NOTES,
     GROUPS,
     LIBRARY_STATEMENTS,
@@ -377,3 +381,272 @@ def test_latex_text_refuses_unknown_unicode():
     with pytest.raises(exporter.ExportError):
         exporter.latex_text("Ж")
     assert exporter.latex_text("ReLU² a_b") == r"ReLU\textsuperscript{2} a\_b"
+
+
+# -- beyond the paper --------------------------------------------------------------------------
+
+EVIDENCE_FILE = ROOT / "leanbridge" / "data" / "deep-evidence.json"
+BEYOND_LIBRARY = [e for e in LIBRARY_STATEMENTS if e.group in BEYOND_GROUPS]
+PAPER_LIBRARY = [e for e in LIBRARY_STATEMENTS if e.group not in BEYOND_GROUPS]
+
+
+def _raw_evidence():
+    return json.loads(EVIDENCE_FILE.read_text(encoding="utf-8"))
+
+
+def _expected_rows():
+    """The table as the data file says it, formatted here (not by leanbridge.beyond)."""
+    def cell(fit):
+        return f"{fit['best_relative_error']:.1e} ({fit['exact_starts']}/{fit['starts']})"
+    return [(str(r["d"]), str(r["n"]), str(r["L"]), f"{r['Lp']} × {r['width']}", r["note_says"],
+             cell(r["generic"]), cell(r["planted"]), cell(r["width_control"]), r["conclusion"],
+             str(r["seed"])) for r in _raw_evidence()["rows"]]
+
+
+def test_beyond_groups_are_last_and_not_the_papers():
+    assert list(GROUPS)[-len(BEYOND_GROUPS):] == list(BEYOND_GROUPS)
+    assert BEYOND_LIBRARY and all(e.paper is None and e.beyond_the_paper for e in BEYOND_LIBRARY)
+    assert not any(e.beyond_the_paper for e in PAPER_LIBRARY)
+
+
+@pytest.mark.parametrize("text", [t for c in CONJECTURES for t in (c.sentence, c.comment, c.title)]
+                         + [BEYOND_INTRO, BEYOND_NOTATION])
+def test_beyond_texts_are_valid_in_latex_and_markdown(text):
+    test_library_texts_are_valid_in_latex_and_markdown(text)
+    assert "SkipAbsorption." not in text or text == BEYOND_INTRO
+
+
+def test_conjectures_are_not_formalised_data():
+    assert {c.status for c in CONJECTURES} == {"proof sketch", "conjecture"}
+    status = {c.key: c.status for c in CONJECTURES}
+    assert status == {"theorem_d": "proof sketch", "same_depth": "conjecture",
+                      "deeper": "conjecture"}
+    for c in CONJECTURES:
+        fields = c.to_dict()
+        assert "lean_name" not in fields and "lean" not in fields and "status" in fields
+        assert not any("SkipAbsorption" in str(v) for v in fields.values())
+        assert c.hypotheses and c.conclusion
+
+
+def _split_at(text, marker):
+    assert text.count(marker) == 1, marker
+    return text.split(marker)
+
+
+@pytest.mark.parametrize("fragment", [False, True], ids=["standalone", "fragment"])
+@pytest.mark.parametrize("per_family", [False, True], ids=["general", "per-family"])
+def test_latex_beyond_the_paper_is_a_separate_last_section(fragment, per_family):
+    args = ["--format", "latex"] + (["--fragment"] if fragment else []) + (
+        ["--per-family"] if per_family else [])
+    text = export(*args).output
+    heading = r"\subsection*{Beyond the paper}" if fragment else r"\section*{Beyond the paper}"
+    paper, beyond = _split_at(text, heading)
+    # one introductory sentence right after the heading: from the project's note, not the paper
+    assert beyond.lstrip().startswith(BEYOND_INTRO)
+    for entry in BEYOND_LIBRARY:
+        assert f"\\label{{{entry.label}}}" in beyond and entry.label not in paper
+        assert f"Lean: \\texttt{{{exporter.latex_text(entry.full_name)}".replace(
+            r"\_", r"\_\allowbreak{}") in beyond
+    for entry in PAPER_LIBRARY if not per_family else []:
+        assert f"\\label{{{entry.label}}}" in paper
+    assert (r"\label{tab:families}" in paper) is not per_family
+    for c in CONJECTURES:
+        remark = beyond.split(f"\\label{{{c.label}}}")[1].split(r"\end{remark}")[0]
+        assert r"\lean" not in remark and "Lean: " not in remark and r"\footnote" not in remark
+        assert c.sentence in remark
+    assert r"\label{tab:beyond-evidence}" in beyond
+    assert "numerical evidence, not proof" in beyond.lower()
+    assert r"python benchmarks/bench\_deep.py -{}-write leanbridge/data/deep-evidence.json" \
+        in beyond
+    assert all(ord(c) < 128 for c in text)
+
+
+def _latex_evidence_rows(text):
+    table = text.split(r"\label{rem:beyond-evidence}")[1].split(r"\midrule")[1].split(
+        r"\bottomrule")[0]
+    rows = [r.strip() for r in table.split(r"\tabularnewline") if r.strip()]
+    return [tuple(c.strip() for c in row.split(" & ")) for row in rows]
+
+
+def test_evidence_table_in_every_export_equals_the_data_file():
+    expected = _expected_rows()
+    raw = _raw_evidence()
+    # LaTeX: the same cells (the seed, the same for every row, is in the caption)
+    latex_rows = _latex_evidence_rows(export("--format", "latex").output)
+    assert len({row[-1] for row in expected}) == 1
+    assert [(*r[:4], r[4].removeprefix(r"\raggedright "), *r[5:]) for r in latex_rows] == [
+        (*e[:3], _latex_shape(e[3]), *e[4:9]) for e in expected]
+    assert f"Seed {expected[0][-1]} for every" in export("--format", "latex").output
+    # Markdown: the rows of the table under its header
+    markdown = export("--format", "markdown").output
+    lines = markdown.split("| d | n | L | plain L′ × n′ |")[1].splitlines()[2:]
+    md_rows = [tuple(c.strip() for c in line.strip("|").split("|"))
+               for line in lines if line.startswith("|")]
+    assert md_rows == expected
+    # blueprint: the same cells, \hline rules (no booktabs needed)
+    blueprint = export("--format", "blueprint").output
+    table = blueprint.split(r"\label{rem:beyond-evidence}")[1].split(r"\hline")[2]
+    bp_rows = [tuple(c.strip() for c in row.split(" & "))
+               for row in table.split("\\\\") if row.strip()]
+    assert bp_rows == [(e[0], e[1], e[2], _latex_shape(e[3]), *e[4:9]) for e in expected]
+    # JSON: the data file itself
+    data = json.loads(export("--format", "json").output)
+    assert data["beyond_the_paper"]["evidence"] == raw
+    assert raw["command"] in data["beyond_the_paper"]["evidence_note"]
+
+
+def _latex_shape(shape):
+    depth, width = shape.split(" × ")
+    return f"${depth}\\times {width}$"
+
+
+def test_json_flags_the_beyond_the_paper_results():
+    data = json.loads(export("--format", "json").output)
+    jsonschema.validate(data, STATEMENTS_SCHEMA)
+    flags = [e["beyond_the_paper"] for e in data["library"]]
+    assert flags == sorted(flags), "the paper's theorems first"
+    assert [e["lean_name"] for e in data["library"] if e["beyond_the_paper"]] == [
+        e.full_name for e in BEYOND_LIBRARY]
+    section = data["beyond_the_paper"]
+    assert section["heading"] == "Beyond the paper" and section["intro"] == BEYOND_INTRO
+    assert [t["lean_name"] for t in section["theorems"]] == [e.full_name for e in BEYOND_LIBRARY]
+    assert {t["status"] for t in section["theorems"]} == {"not checked by Lean"}
+    assert [c["key"] for c in section["conjectures"]] == [c.key for c in CONJECTURES]
+    for c in section["conjectures"]:
+        assert "lean_name" not in c and c["status"] in ("proof sketch", "conjecture")
+    # the schema refuses a conjecture with a Lean name
+    c = section["conjectures"][0]
+    c["lean_name"] = "SkipAbsorption.theorem_d"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, STATEMENTS_SCHEMA)
+
+
+def test_evidence_file_is_valid_and_was_written_by_the_benchmark():
+    raw = _raw_evidence()
+    schema = {"$schema": STATEMENTS_SCHEMA["$schema"], "$defs": STATEMENTS_SCHEMA["$defs"],
+              "$ref": "#/$defs/deep_evidence"}
+    jsonschema.validate(raw, schema)
+    bench = _bench()
+    assert [(r["d"], r["n"], r["L"], r["Lp"], r["width"]) for r in raw["rows"]] == bench.SHAPES
+    assert [(t["d"], t["n"]) for t in raw["tangent"]] == bench.TANGENT
+    assert raw["command"] == REGENERATE == f"python benchmarks/bench_deep.py --write " \
+                                           f"{bench.DEFAULT_DATA}"
+    assert (raw["seed"], raw["random_starts"], raw["informed_starts"]) == (0, 6, 2)
+    assert all(r["seed"] == raw["seed"] for r in raw["rows"])
+
+
+def _bench():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_deep",
+                                                  ROOT / "benchmarks" / "bench_deep.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_benchmark_write_gives_a_table_the_exports_read(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("scipy")
+    bench = _bench()
+    monkeypatch.setattr(bench, "SHAPES", [(2, 2, 1, 1, 2)])
+    monkeypatch.setattr(bench, "TANGENT", [(2, 2)])
+    out = tmp_path / "evidence.json"
+    monkeypatch.setattr("sys.argv", ["bench_deep.py", "--starts", "2", "--informed", "1",
+                                     "--write", str(out)])
+    bench.main()
+    raw = json.loads(out.read_text(encoding="utf-8"))
+    jsonschema.validate(raw, {"$defs": STATEMENTS_SCHEMA["$defs"],
+                              "$ref": "#/$defs/deep_evidence"})
+    assert raw["command"] == f"python benchmarks/bench_deep.py --starts 2 --informed 1 " \
+                             f"--write {out}"
+    evidence = parse_evidence(raw)
+    (row,) = evidence.rows
+    assert (row.d, row.n, row.L, row.Lp, row.width, row.seed) == (2, 2, 1, 1, 2, 0)
+    assert row.note_says == "not representable; Theorem B, proved"
+    assert row.generic.starts == 3 and row.planted.exact_representation_known
+    assert raw["tangent"] == [{"d": 2, "n": 2, "seed": 0, "rank_plain": 6, "rank_joint": 10,
+                               "excess": 4, "expected": 4}]
+    assert "seconds" not in json.dumps(raw)
+    # --write does not combine with --quick (it would write a partial table)
+    monkeypatch.setattr("sys.argv", ["bench_deep.py", "--quick", "--write", str(out)])
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main()
+    assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"schema": "other/1"}, "not a leanbridge.deep-evidence/1 file"),
+    ({"schema": "leanbridge.deep-evidence/1", "rows": [{"d": 2}], "command": "x",
+      "exact_threshold": 1e-8, "floor_threshold": 1e-4}, "malformed"),
+    ({"schema": "leanbridge.deep-evidence/1", "rows": [], "command": "x",
+      "exact_threshold": 1e-8, "floor_threshold": 1e-4}, "no rows"),
+])
+def test_a_broken_evidence_table_is_refused_with_the_command_to_regenerate(data, message):
+    with pytest.raises(EvidenceError, match=message):
+        parse_evidence(data)
+
+
+def test_a_missing_evidence_table_is_an_export_error(monkeypatch):
+    def broken():
+        raise EvidenceError("cannot read the evidence table")
+    monkeypatch.setattr(exporter.beyond_data, "load_evidence", broken)
+    result = export("--format", "markdown")
+    assert result.exit_code == 2 and "cannot read the evidence table" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["latex", "markdown", "blueprint"])
+def test_named_exports_have_no_beyond_section(fmt):
+    text = export("--format", fmt, "relu2", "gelu").output
+    assert "Beyond the paper" not in text and "deep-evidence" not in text
+    assert not any(e.label in text for e in BEYOND_LIBRARY)
+    data = json.loads(export("--format", "json", "relu2").output)
+    assert data["beyond_the_paper"] is None
+    assert not any(e["beyond_the_paper"] for e in data["library"])
+    jsonschema.validate(data, STATEMENTS_SCHEMA)
+
+
+def test_markdown_beyond_the_paper_section():
+    text = export("--format", "markdown").output
+    paper, beyond = _split_at(text, "\n## Beyond the paper\n")
+    assert beyond.lstrip().startswith(BEYOND_INTRO)
+    assert "## Families" in paper
+    numbers = {key: i for i, key in enumerate(GROUPS, start=1)}
+    for key in BEYOND_GROUPS:
+        assert f"\n### Theorem {numbers[key]} ({GROUPS[key]})\n" in beyond
+    for entry in BEYOND_LIBRARY:
+        assert f"Lean: `{entry.full_name}`; status: not checked by Lean." in beyond
+        assert entry.full_name not in paper
+    for c in CONJECTURES:
+        paragraph = beyond.split(f"**{c.title}**")[1].split("\n\n")[0]
+        assert f"({c.status}, not formalised;" in paragraph
+        assert "Lean: `" not in paragraph and "SkipAbsorption" not in paragraph
+    assert "### Numerical evidence, not proof" in beyond
+    assert f"`{REGENERATE}`" in beyond
+
+
+def test_blueprint_beyond_is_a_chapter_after_the_families_and_remarks_have_no_lean(tmp_path):
+    everything = {e.full_name: "proved" for e in LIBRARY_STATEMENTS}
+    report = _report(tmp_path, everything)
+    text = export("--format", "blueprint", "--results", str(report)).output
+    paper, beyond = _split_at(
+        text, r"\ifdefined\chapter\chapter{Beyond the paper}\else\section*{Beyond the paper}\fi")
+    assert r"\begin{definition}" in paper and r"\begin{definition}" not in beyond
+    assert r"\ifdefined\remark\else\newtheorem{remark}[theorem]{Remark}\fi" in beyond
+    assert BEYOND_INTRO in beyond.split(r"\begin{theorem}")[0]
+    nodes = _nodes(beyond)
+    for entry in BEYOND_LIBRARY:
+        node = nodes[entry.label]
+        assert f"\\lean{{{entry.full_name}}}" in node and "\\leanok" in node
+    remarks = re.findall(r"\\begin\{remark\}.*?\\end\{remark\}", beyond, re.S)
+    assert len(remarks) == len(CONJECTURES) + 1          # and the evidence
+    for remark in remarks:
+        assert "\\lean" not in remark and "\\uses" not in remark
+    for c in CONJECTURES:
+        assert f"\\label{{{c.label}}}" in beyond
+    for entry in PAPER_LIBRARY:
+        assert entry.label in paper
+
+
+def test_latex_text_keeps_double_hyphens():
+    assert exporter.latex_text("--write x") == "-{}-write x"
+    assert exporter.latex_text("a - b") == "a - b"

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from leanbridge.cli import main
 from leanbridge.families import CATALOG
-from leanbridge.library_statements import GROUPS, LIBRARY_STATEMENTS
+from leanbridge.beyond import CONJECTURES, load_evidence
+from leanbridge.library_statements import BEYOND_GROUPS, GROUPS, LIBRARY_STATEMENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAN = ROOT / "lean"
@@ -55,22 +56,40 @@ def _pdflatex(directory: Path, name: str) -> str:
 @pytest.mark.parametrize("mode", [[], ["--per-family"]], ids=["general", "per-family"])
 def test_latex_compiles_with_stock_pdflatex(tmp_path, mode):
     (tmp_path / "statements.tex").write_text(export("--format", "latex", *mode))
-    _pdflatex(tmp_path, "statements.tex")
+    _pdflatex(tmp_path, "statements.tex")   # no overfull box: the evidence table fits too
     assert (tmp_path / "statements.pdf").stat().st_size > 10_000
+    aux = (tmp_path / "statements.aux").read_text()
+    # the section beyond the paper was typeset: its remarks and its table have numbers
+    for label in [c.label for c in CONJECTURES] + ["rem:beyond-evidence",
+                                                    "tab:beyond-evidence"]:
+        assert f"\\newlabel{{{label}}}" in aux, label
 
 
 @needs_pdflatex
-@pytest.mark.parametrize("booktabs", [True, False], ids=["booktabs", "no-booktabs"])
-def test_latex_fragment_compiles_inside_a_host_paper(tmp_path, booktabs):
+@pytest.mark.parametrize("booktabs, own_remark", [(True, False), (False, False), (True, True)],
+                         ids=["booktabs", "no-booktabs", "host-remark"])
+def test_latex_fragment_compiles_inside_a_host_paper(tmp_path, booktabs, own_remark):
     (tmp_path / "leanbridge.tex").write_text(export("--format", "latex", "--fragment"))
     (tmp_path / "paper.tex").write_text(
         "\\documentclass{article}\n\\usepackage{amsmath,amssymb,amsthm}\n"
         + ("\\usepackage{booktabs}\n" if booktabs else "")
-        + "\\newtheorem{theorem}{Theorem}\n\\begin{document}\n\\section{Our results}\n"
+        + "\\newtheorem{theorem}{Theorem}\n"
+        + ("\\theoremstyle{remark}\\newtheorem{remark}{Observation}\n" if own_remark else "")
+        + "\\begin{document}\n\\section{Our results}\n"
         "Before.\n\\input{leanbridge}\nAfter: see Theorem~\\ref{thm:arg-degree} and "
-        "Table~\\ref{tab:families}.\n\\end{document}\n")
-    log = _pdflatex(tmp_path, "paper.tex")
+        "Table~\\ref{tab:families}; beyond the paper, Theorem~\\ref{thm:arg-beyond-width}, "
+        "Remark~\\ref{rem:beyond-theorem-d} and Table~\\ref{tab:beyond-evidence}.\n"
+        "\\end{document}\n")
+    log = _pdflatex(tmp_path, "paper.tex")   # no overfull box, no undefined reference
     assert "booktabs.sty" in log if booktabs else "booktabs.sty" not in log
+    aux = (tmp_path / "paper.aux").read_text()
+    # the host's own remark environment is kept (its own counter: Observation 1, 2, ...)
+    remark_number = re.search(r"\\newlabel\{rem:beyond-theorem-d\}\{\{(\d+)\}", aux).group(1)
+    theorem_number = re.search(r"\\newlabel\{thm:arg-beyond-depth\}\{\{(\d+)\}", aux).group(1)
+    if own_remark:
+        assert remark_number == "1"
+    else:   # the fragment's remark shares the theorem counter: after the last theorem
+        assert int(remark_number) == int(theorem_number) + 1
 
 
 # -- blueprint: plasTeX with the leanblueprint plugins -----------------------------------------
@@ -91,9 +110,25 @@ WEB_TEX = r"""\documentclass{report}
 """
 
 
-@pytest.mark.skipif(not (_module("plasTeX") and _module("leanblueprint")
-                         and _module("plastexdepgraph") and _module("plastexshowmore")),
-                    reason="plasTeX/leanblueprint not installed (pip install leanblueprint)")
+needs_plastex = pytest.mark.skipif(
+    not (_module("plasTeX") and _module("leanblueprint") and _module("plastexdepgraph")
+         and _module("plastexshowmore")),
+    reason="plasTeX/leanblueprint not installed (pip install leanblueprint)")
+
+
+def _plastex(directory: Path) -> None:
+    (directory / "web.tex").write_text(WEB_TEX)
+    plastex = Path(sys.executable).with_name("plastex")
+    command = [str(plastex) if plastex.exists() else "plastex", "--plugins", "plastexdepgraph",
+               "plastexshowmore", "leanblueprint", "--", "web.tex"]
+    completed = subprocess.run(command, cwd=directory, capture_output=True, text=True,
+                               timeout=600)
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 0, output[-3000:]
+    assert not re.search(r"^ERROR", output, re.M), output[-3000:]
+
+
+@needs_plastex
 def test_blueprint_builds_with_plastex_and_leanblueprint(tmp_path):
     import json
 
@@ -110,15 +145,7 @@ def test_blueprint_builds_with_plastex_and_leanblueprint(tmp_path):
              "statement_hash": library_hash}]}))
     (tmp_path / "content.tex").write_text(
         export("--format", "blueprint", "relu2", "gelu", "--results", str(report)))
-    (tmp_path / "web.tex").write_text(WEB_TEX)
-    plastex = Path(sys.executable).with_name("plastex")
-    command = [str(plastex) if plastex.exists() else "plastex", "--plugins", "plastexdepgraph",
-               "plastexshowmore", "leanblueprint", "--", "web.tex"]
-    completed = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
-                               timeout=600)
-    output = completed.stdout + completed.stderr
-    assert completed.returncode == 0, output[-3000:]
-    assert not re.search(r"^ERROR", output, re.M), output[-3000:]
+    _plastex(tmp_path)
     graph = (tmp_path / "web" / "dep_graph_document.html").read_text(encoding="utf-8")
     labels = [s.label for s in data.statements] + [r.statement.label for r in data.library]
     labels += [row.label for row in data.families]
@@ -138,6 +165,48 @@ def test_blueprint_builds_with_plastex_and_leanblueprint(tmp_path):
     assert r"\(\sigma (z) - \sigma (-z) = c\, z\)" in index
 
 
+@needs_plastex
+def test_blueprint_beyond_the_paper_is_its_own_chapter(tmp_path):
+    import html
+    import json
+
+    from leanbridge import export as exporter
+    data = exporter.collect(LEAN)
+    proved = "SkipAbsorption.resStack_ne_plainStack_of_lt_two_mul"
+    report = tmp_path / "check.json"
+    report.write_text(json.dumps({
+        "schema": "leanbridge.check/1", "lean": {"status": "ran"}, "results": [
+            {"decl": proved, "verdict": "proved",
+             "statement_hash": exporter.library_hashes(LEAN)[proved]}]}))
+    (tmp_path / "content.tex").write_text(
+        export("--format", "blueprint", "--results", str(report)))
+    _plastex(tmp_path)
+    chapter = html.unescape((tmp_path / "web" / "chap-beyond.html").read_text(encoding="utf-8"))
+    index = html.unescape((tmp_path / "web" / "index.html").read_text(encoding="utf-8"))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", chapter))
+    assert "Beyond the paper" in text
+    assert "The results in this section are not from the paper" in text
+    assert "The results in this section are not from the paper" not in index
+    for c in CONJECTURES:
+        assert c.title in text
+    evidence = load_evidence()
+    for row in evidence.rows:         # the table, cell by cell, as the data file has it
+        assert f"{row.note_says} {row.generic.cell} {row.planted.cell} " \
+               f"{row.width_control.cell} {row.conclusion}" in text
+    assert "--write" in text, "the command keeps its two hyphens"
+    # the theorems beyond the paper are graph nodes (green only if proved); the remarks are
+    # not formalised: no node, no Lean declaration
+    graph = (tmp_path / "web" / "dep_graph_document.html").read_text(encoding="utf-8")
+    def node(label):
+        return re.search(rf'"{re.escape(label)}"\s*\[([^\]]*)\]', graph).group(1)
+    for row in data.beyond_library:
+        assert ("green" in node(row.statement.label)) is (row.statement.full_name == proved)
+    assert "rem:beyond" not in graph
+    for c in CONJECTURES:
+        block = chapter.split(c.title, 1)[1].split("Remark", 1)[0]
+        assert "Lean declarations" not in block and "SkipAbsorption." not in block
+
+
 # -- Markdown: a CommonMark parser -------------------------------------------------------------
 
 @pytest.mark.skipif(not (_module("markdown_it") and _module("mdit_py_plugins")),
@@ -152,14 +221,28 @@ def test_markdown_parses_as_intended(mode):
     types = [t.type for t in tokens]
     inline = [c for t in tokens if t.type == "inline" for c in t.children or []]
     math = [c.content for c in inline if c.type == "math_inline"]
-    assert types.count("table_open") == 1
-    rows = [i for i, t in enumerate(tokens) if t.type == "tr_open"]
-    cells = [sum(1 for t in tokens[i:tokens.index(next(
-        u for u in tokens[i:] if u.type == "tr_close"), i)] if t.type in ("th_open", "td_open"))
-             for i in rows]
-    assert len(set(cells)) == 1, "every table row has the header's number of cells"
+    # two tables: the families (or declarations), then the evidence beyond the paper
+    assert types.count("table_open") == 2
+    tables = _tables(tokens)
+    for table in tables:
+        assert len({len(row) for row in table}) == 1, "every row has the header's cells"
+    rows = [i for i, t in enumerate(tokens[:types.index("table_close")]) if t.type == "tr_open"]
     headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    levels = {tokens[i + 1].content: t.tag for i, t in enumerate(tokens)
+              if t.type == "heading_open"}
     assert headings[0] == "When can an MLP absorb its own skip connection?"
+    # "Beyond the paper" is a level-2 heading after everything of the paper, and the evidence
+    # table comes after it with one row per row of the data file
+    beyond = headings.index("Beyond the paper")
+    assert levels["Beyond the paper"] == "h2"
+    assert all(not h.startswith(("Theorem 1 ", "Families", "GELU")) for h in headings[beyond:])
+    evidence = load_evidence()
+    assert tables[1][0][:5] == ["d", "n", "L", "plain L′ × n′", "what the note says"]
+    assert [row[:3] for row in tables[1][1:]] == [
+        [str(r.d), str(r.n), str(r.L)] for r in evidence.rows]
+    table_positions = [i for i, t in enumerate(tokens) if t.type == "table_open"]
+    heading_positions = [i for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert table_positions[1] > heading_positions[beyond]
     if mode:
         assert len(rows) == 1 + sum(max(1, len([d for d in _argument_decls(f)])) for f in CATALOG)
         assert "GELU (`gelu`): conditional" in headings
@@ -167,6 +250,11 @@ def test_markdown_parses_as_intended(mode):
         assert len(rows) == 1 + len(CATALOG)
         assert [h for h in headings if h.startswith("Theorem")] == [
             f"Theorem {i} ({title})" for i, title in enumerate(GROUPS.values(), start=1)]
+        assert headings.index("Families") < beyond
+        assert [levels[f"Theorem {i} ({GROUPS[key]})"] for i, key in enumerate(GROUPS, 1)
+                if key in BEYOND_GROUPS] == ["h3"] * len(BEYOND_GROUPS)
+        assert all(headings.index(f"Theorem {i} ({GROUPS[key]})") > beyond
+                   for i, key in enumerate(GROUPS, 1) if key in BEYOND_GROUPS)
         items = [t for t in tokens if t.type == "list_item_open"]
         assert len(items) >= len(LIBRARY_STATEMENTS)
     assert any(m.endswith(r"z\,\Phi(z)") for m in math)
@@ -176,6 +264,23 @@ def test_markdown_parses_as_intended(mode):
     assert all(e.startswith("(Paper: ") for e in emphasis), "stray emphasis from _ or *"
     assert all("**" not in m for m in math)
     assert not any("$" in c.content for c in inline if c.type == "text"), "unbalanced $"
+
+
+def _tables(tokens):
+    """Each table as a list of rows, each row the list of its cells' text."""
+    tables, row, table = [], None, None
+    for i, t in enumerate(tokens):
+        if t.type == "table_open":
+            table = []
+        elif t.type == "tr_open":
+            row = []
+        elif t.type in ("th_open", "td_open"):
+            row.append(tokens[i + 1].content if tokens[i + 1].type == "inline" else "")
+        elif t.type == "tr_close":
+            table.append(row)
+        elif t.type == "table_close":
+            tables.append(table)
+    return tables
 
 
 def _argument_decls(family):

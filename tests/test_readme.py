@@ -1,10 +1,16 @@
-"""The README stays true: its catalog table, its set-up commands, and CI's test command."""
+"""The README stays true: its catalog table, its set-up commands, CI's test command, and its
+section beyond the paper (the Lean names, the experiment table of the data file)."""
 
+import json
 import re
 from pathlib import Path
 
+from click.testing import CliRunner
+
 from leanbridge.analysis import analyse
+from leanbridge.cli import main
 from leanbridge.families import CATALOG
+from leanbridge.library_statements import BEYOND_GROUPS, LIBRARY_STATEMENTS
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -42,3 +48,43 @@ def test_ci_runs_the_readme_test_command():
     test_command = _shell_blocks()[1].strip().split("&&")[-1].strip()
     assert test_command in ci
     assert "pip install --quiet -e '.[test]'" in ci
+
+
+# -- beyond the paper ----------------------------------------------------------------------------
+
+def _beyond_section():
+    return README.split("\n## Beyond the paper\n")[1].split("\n## ")[0]
+
+
+def test_readme_evidence_table_matches_the_data_file():
+    block = README.split("<!-- deep-evidence: start")[1].split("<!-- deep-evidence: end")[0]
+    lines = [line for line in block.splitlines() if line.startswith("| ")]
+    rows = [tuple(cell.strip() for cell in line.strip("|").split("|")) for line in lines[1:]]
+    data = json.loads((ROOT / "leanbridge" / "data" / "deep-evidence.json").read_text(
+        encoding="utf-8"))
+
+    def cell(fit):
+        return f"{fit['best_relative_error']:.1e} ({fit['exact_starts']}/{fit['starts']})"
+    assert rows == [(str(r["d"]), str(r["n"]), str(r["L"]), f"{r['Lp']} × {r['width']}",
+                     r["note_says"], cell(r["generic"]), cell(r["planted"]),
+                     cell(r["width_control"]), r["conclusion"], str(r["seed"]))
+                    for r in data["rows"]]
+    # and it is the Markdown export's table, header included
+    exported = CliRunner().invoke(main, ["export", "--project", str(ROOT / "lean"),
+                                         "--format", "markdown"]).output
+    table = "\n".join(line for line in block.splitlines() if line.startswith("|"))
+    assert table.count("\n") == len(data["rows"]) + 1 and table in exported
+    assert data["command"] in _beyond_section()
+
+
+def test_readme_beyond_section_lists_the_lean_statements_and_the_conjectures():
+    section = _beyond_section()
+    assert "not compiled: no Lean toolchain here" in section.replace("**", "")
+    for entry in LIBRARY_STATEMENTS:
+        if entry.group in BEYOND_GROUPS:
+            row = next(line for line in section.splitlines() if f"`{entry.lean}`" in line)
+            assert row.rstrip().endswith("| not compiled |"), row
+    assert "Theorem D of the note — proof sketch, a documented conjecture" in section
+    assert "### Experiments: `probe deep`, `probe tangent`" in section
+    assert "Beyond the paper: experiments" not in README, "merged, not duplicated"
+    assert "proved by Lean" not in section
