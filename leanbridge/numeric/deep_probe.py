@@ -210,12 +210,12 @@ def theory(d: int, n: int, L: int, Lp: int, width: int) -> dict:
                 "statement": "Theorem B: a plain stack whose first block is narrower than 2d "
                              "is not injective on an open cone; a generic residual stack has "
                              "invertible Jacobians almost everywhere",
-                "status": "proved (note; Lean: injective small-weight version B′ pending)"}
+                "status": "proved (note); stated in Lean for residual branches Lipschitz with constant < 1 (SkipAbsorption.resStack_ne_plainStack_of_lt_two_mul; not compiled here)"}
     if L == 1 and Lp == 1:
         exact = width >= n + d
         return {"prediction": "representable" if exact else "not representable",
                 "statement": "Theorem C: one block is absorbed at width n′ iff n′ ≥ n + d",
-                "status": "proved (note; Lean names pending)"}
+                "status": "proved (note); stated in Lean under (ND) (SkipAbsorption.absorbableWithWidth_relu_iff; not compiled here)"}
     if width >= n + d and Lp >= L:
         return {"prediction": "representable",
                 "statement": "layerwise construction (Theorem C), extra blocks the identity",
