@@ -1,0 +1,364 @@
+"""The verdict and exit-code rules, unit by unit (fast; the mutation run's tests for them).
+
+`leanbridge check`'s trust rests on small rules: which verdict wins (:func:`results.decide`),
+which exit code a result has (:attr:`CheckResult.exit_code`), which modules a build failed,
+blocked or skipped (:func:`check.module_statuses`), what evidence each theorem gets from the
+build (positions), and how an audit run is read. Each is tested here directly, on made-up
+evidence, so that a change to any of them fails a test (see the README, "Development":
+mutation testing).
+"""
+
+from pathlib import Path
+
+import pytest
+
+from leanbridge import check as check_module
+from leanbridge.check import CheckResult, ModuleStatus, Toolchain, module_statuses
+from leanbridge.lean import process
+from leanbridge.lean.messages import Message, parse_build_log, user_name
+from leanbridge.lean.sources import scan_project
+from leanbridge.premises import PremiseCheck
+from leanbridge.results import (
+    EXIT_FAILED,
+    EXIT_NO_TOOLCHAIN,
+    EXIT_OK,
+    FAILURES,
+    VERDICTS,
+    DeclarationResult,
+    Evidence,
+    decide,
+    summary,
+)
+
+ALLOW = frozenset({"propext", "Classical.choice", "Quot.sound"})
+STANDARD = ("propext", "Classical.choice", "Quot.sound")
+
+
+def record(**overrides) -> DeclarationResult:
+    values = dict(decl="A.b", file="A.lean", line=10, role="lemma", statement_hash="0" * 16)
+    values.update(overrides)
+    return DeclarationResult(**values)
+
+
+def message(severity="error", text="boom", line=11, file="A.lean") -> Message:
+    return Message(file, line, 2, None, None, severity, text)
+
+
+def verdict(**evidence) -> tuple[str, str]:
+    r = record()
+    decide(r, Evidence(**evidence), ALLOW)
+    return r.verdict, r.detail
+
+
+# -- decide ----------------------------------------------------------------------------------
+
+def test_proved_needs_axioms_within_the_allowlist_and_nothing_else():
+    assert verdict(axioms=STANDARD) == ("proved", "")
+    assert verdict(axioms=()) == ("proved", "")
+
+
+def test_no_axiom_report_is_never_proved():
+    assert verdict() == ("infra_error", "no axiom report for this declaration")
+
+
+def test_sorry_by_axioms_and_by_lean_warning():
+    assert verdict(axioms=("propext", "sorryAx")) == ("sorry", "depends on sorryAx")
+    warning = message("warning", "declaration uses `sorry`")
+    assert verdict(axioms=STANDARD, messages=(warning,)) == (
+        "sorry", "Lean warned: declaration uses sorry")
+    old = message("warning", "declaration uses 'sorry'")
+    assert verdict(axioms=STANDARD, messages=(old,))[0] == "sorry"
+    other = message("warning", "unused variable `x`")
+    assert verdict(axioms=STANDARD, messages=(other,)) == ("proved", "")
+
+
+def test_axiom_outside_the_allowlist():
+    assert verdict(axioms=("propext", "Lean.ofReduceBool", "My.ax")) == (
+        "axiom_violation", "axioms outside the allowlist: Lean.ofReduceBool, My.ax")
+    assert verdict(axioms=("sorryAx", "My.ax"))[0] == "sorry"   # sorry is named first
+
+
+def test_errors_win_over_axioms_and_name_the_first_line():
+    assert verdict(axioms=STANDARD, messages=(message(text="unsolved goals\n⊢ x"),
+                                              message(text="second"))) == (
+        "error", "unsolved goals")
+    assert verdict(axioms=STANDARD, messages=(message("information", "note"),)) == ("proved", "")
+
+
+def test_module_failure_is_an_error_even_with_clean_axioms():
+    assert verdict(axioms=STANDARD, module_failure="its module M failed") == (
+        "error", "its module M failed")
+    # The theorem's own error is more precise than its module's.
+    assert verdict(module_failure="its module M failed", messages=(message(text="own"),)) == (
+        "error", "own")
+
+
+def test_missing_declaration():
+    assert verdict(missing=True) == ("missing_decl", "Lean's environment has no such constant")
+    assert verdict(missing=True, module_failure="m")[0] == "error"
+
+
+def test_timeouts_wall_clock_and_heartbeats():
+    assert verdict(timed_out=True, axioms=STANDARD) == (
+        "timeout", "wall-clock: the Lean process was killed")
+    heartbeat = message(text="(deterministic) timeout at `whnf`, maximum number of heartbeats "
+                             "(200000) has been reached")
+    assert verdict(messages=(heartbeat,)) == ("timeout", "heartbeats: Lean's deterministic limit")
+    assert verdict(messages=(message("warning", "maximum number of heartbeats"),),
+                   axioms=STANDARD) == ("proved", "")
+
+
+def test_infrastructure_wins_over_everything():
+    assert verdict(infra="Mathlib cannot be loaded", timed_out=True,
+                   messages=(message(),), module_failure="m", axioms=STANDARD) == (
+        "infra_error", "Mathlib cannot be loaded")
+    assert verdict(timed_out=True, messages=(message(),))[0] == "timeout"
+
+
+def test_decide_records_the_evidence():
+    r = record()
+    decide(r, Evidence(messages=(message(),), axioms=STANDARD, seconds=1.23456), ALLOW)
+    assert r.axioms == list(STANDARD) and r.messages == [message()] and r.time_s == 1.235
+    r = record()
+    decide(r, Evidence(), ALLOW)
+    assert r.axioms is None and r.time_s is None
+
+
+def test_summary_counts_every_verdict():
+    records = [record(verdict="proved"), record(verdict="proved"), record(verdict="sorry")]
+    counts = summary(records)
+    assert counts["proved"] == 2 and counts["sorry"] == 1 and counts["total"] == 3
+    assert set(counts) == set(VERDICTS) | {"total"}
+    assert FAILURES == set(VERDICTS) - {"proved", "not_run"}
+
+
+# -- exit codes ------------------------------------------------------------------------------
+
+def result(**overrides) -> CheckResult:
+    values = dict(project="lean", started_at="t", allowlist=sorted(ALLOW), timeout_s=1.0,
+                  toolchain=Toolchain(None, None, None, None, None, None))
+    values.update(overrides)
+    return CheckResult(**values)
+
+
+def test_exit_0_only_when_lean_ran_and_everything_passed():
+    ok = result(lean_status="ran", build={"returncode": 0},
+                records=[record(verdict="proved")])
+    assert ok.exit_code == EXIT_OK and not ok.build_failed
+
+
+def test_exit_3_when_lean_did_not_run_and_nothing_failed():
+    assert result(records=[record()]).exit_code == EXIT_NO_TOOLCHAIN
+
+
+@pytest.mark.parametrize("failure", sorted(FAILURES))
+def test_every_failing_verdict_exits_1(failure):
+    assert result(lean_status="ran", build={"returncode": 0},
+                  records=[record(verdict="proved"), record(verdict=failure)]
+                  ).exit_code == EXIT_FAILED
+
+
+@pytest.mark.parametrize("broken", [
+    {"generated_files": [{"path": "F.lean", "status": "stale", "detail": ""}]},
+    {"generated_files": [{"path": "F.lean", "status": "missing", "detail": ""}]},
+    {"generated_files": [{"path": "F.lean", "status": "tampered", "detail": ""}]},
+    {"generated_files": [{"path": "F.lean", "status": "orphan", "detail": ""}]},
+    {"premises": [PremiseCheck("relu2", "degree", "s", "failed", "m")]},
+    {"missing_names": ["A.x (referenced by t) is not declared in lean/"]},
+    {"modules": [ModuleStatus("A", "A.lean", "failed", "boom")]},
+    {"build": {"returncode": 1}},
+])
+def test_failures_besides_verdicts_exit_1_with_and_without_lean(broken):
+    assert result(**broken).exit_code == EXIT_FAILED
+    ran = dict(lean_status="ran", build={"returncode": 0}, records=[record(verdict="proved")])
+    ran.update(broken)
+    assert result(**ran).exit_code == EXIT_FAILED
+
+
+def test_files_and_premises_that_pass_do_not_fail():
+    fine = result(lean_status="ran", build={"returncode": 0}, records=[record(verdict="proved")],
+                  generated_files=[{"path": "F.lean", "status": "ok", "detail": ""},
+                                   {"path": "G.lean", "status": "unmanaged", "detail": ""}],
+                  premises=[PremiseCheck("relu", "degree", "s", "verified", "m"),
+                            PremiseCheck("relu", "degree", "s", "unknown", "m")])
+    assert fine.exit_code == EXIT_OK
+
+
+def test_report_carries_the_exit_code_and_modules():
+    data = result(modules=[ModuleStatus("A", "A.lean", "failed", "boom",
+                                        [message()])]).to_dict()
+    assert data["exit_code"] == 1
+    assert data["lean"]["modules"] == [{"module": "A", "file": "A.lean", "status": "failed",
+                                        "detail": "boom", "messages": [message().to_dict()]}]
+
+
+# -- modules and evidence from the build ---------------------------------------------------------
+
+def tiny_project(tmp_path: Path) -> Path:
+    root = tmp_path / "p"
+    (root / "P").mkdir(parents=True)
+    (root / "lakefile.toml").write_text('name = "p"\n\n[[lean_lib]]\nname = "P"\n')
+    files = {
+        "P.lean": "import P.A\nimport P.B\n",
+        "P/A.lean": "import Mathlib.X\n\ntheorem P.a1 : True := trivial\n\n"
+                    "theorem P.a2 : True := trivial\n",
+        "P/B.lean": "import P.A\n\ntheorem P.b : True := P.a1\n",
+        "P/C.lean": "import P.A\n\ntheorem P.c : True := trivial\n",
+    }
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return root
+
+
+def test_module_statuses_failed_blocked_not_built(tmp_path):
+    root = tiny_project(tmp_path)
+    log = parse_build_log("✖ [1/3] Building P.A (1s)\nerror: P/A.lean:5:2: unknown tactic\n"
+                          "error: Lean exited with code 1\nSome required targets logged "
+                          "failures:\n- P.A\nerror: build failed\n")
+    statuses = {m.module: m for m in module_statuses(root, log, 1, scan_project(root))}
+    assert statuses["P.A"].status == "failed"
+    assert statuses["P.A"].detail == "unknown tactic (P/A.lean:5)"
+    assert not statuses["P.A"].infra
+    assert statuses["P.B"].status == "blocked"
+    assert statuses["P.B"].detail == "not built: it imports P.A, which failed to build"
+    assert statuses["P"].status == "blocked"
+    assert statuses["P.C"].status == "blocked"   # not under the root, and imports P.A
+    assert set(statuses) == {"P", "P.A", "P.B", "P.C"}
+
+
+def test_module_not_imported_by_the_root_is_not_built(tmp_path):
+    root = tiny_project(tmp_path)
+    statuses = module_statuses(root, parse_build_log("Build completed successfully.\n"), 0,
+                               scan_project(root))
+    assert [(m.module, m.status) for m in statuses] == [("P.C", "not_built")]
+    assert "no library root (P) imports it" in statuses[0].detail
+
+
+def test_failure_named_only_by_lake_and_header_errors(tmp_path):
+    root = tiny_project(tmp_path)
+    log = parse_build_log("✖ [2/3] Building P.B\nerror: some Lake failure\n"
+                          "✖ [3/3] Building P.A\nerror: P/A.lean:1:0: unknown module prefix "
+                          "'Mathlib'\n")
+    statuses = {m.module: m for m in module_statuses(root, log, 1, scan_project(root))}
+    assert statuses["P.B"].status == "failed" and statuses["P.B"].detail == \
+        "error: some Lake failure"
+    assert statuses["P.A"].infra and statuses["P.A"].status == "failed"
+
+
+def test_build_failure_without_a_project_module(tmp_path):
+    root = tiny_project(tmp_path)
+    log = parse_build_log("✖ [1/9] Building Mathlib.Foo\nerror: x\n"
+                          "Some required targets logged failures:\n- Mathlib.Foo\n")
+    statuses = module_statuses(root, log, 1, scan_project(root))
+    assert [(m.module, m.status) for m in statuses] == [("P.C", "not_built"),
+                                                         ("", "build_failed")]
+    assert statuses[1].detail == ("lake build failed (exit 1) without naming a module of this "
+                                  "project: Mathlib.Foo")
+    clean_but_failed = module_statuses(root, parse_build_log("weird\n"), 2, scan_project(root))
+    assert clean_but_failed[-1].detail.endswith("project: weird")
+    assert module_statuses(root, parse_build_log(""), 0, scan_project(root))[-1].status == \
+        "not_built"
+
+
+def test_build_evidence_by_position_and_module(tmp_path):
+    root = tiny_project(tmp_path)
+    declared = scan_project(root)
+    records = [record(decl=d, file=declared[d].file, line=declared[d].line)
+               for d in ("P.a1", "P.a2", "P.b", "P.c")]
+    log = parse_build_log("✖ [1/3] Building P.A\n"
+                          "warning: P/A.lean:3:8: declaration uses `sorry`\n"
+                          "error: P/A.lean:5:2: bad\n")
+    modules = module_statuses(root, log, 1, declared)
+    evidence = check_module._build_evidence(records, declared, log, modules)
+    assert [m.text for m in evidence["P.a1"].messages] == ["declaration uses `sorry`"]
+    assert [m.text for m in evidence["P.a2"].messages] == ["bad"]
+    assert evidence["P.a1"].module_failure == "its module P.A failed to build: bad (P/A.lean:5)"
+    assert evidence["P.b"].module_failure == "not built: it imports P.A, which failed to build"
+    assert evidence["P.b"].messages == ()
+    assert evidence["P.c"].infra is None
+
+
+def test_mathlib_header_failure_is_infrastructure_evidence(tmp_path):
+    root = tiny_project(tmp_path)
+    declared = scan_project(root)
+    records = [record(decl="P.a1", file="P/A.lean", line=declared["P.a1"].line)]
+    log = parse_build_log("✖ [1/3] Building P.A\nerror: P/A.lean:1:0: unknown module prefix "
+                          "'Mathlib'\n")
+    evidence = check_module._build_evidence(records, declared, log,
+                                            module_statuses(root, log, 1, declared))
+    assert evidence["P.a1"].infra.startswith("Mathlib cannot be loaded: run `lake exe cache get`")
+    assert evidence["P.a1"].module_failure is None
+
+
+# -- reading an audit run ------------------------------------------------------------------------
+
+def fake_run(monkeypatch, stdout="", returncode=0, stderr="", timed_out=False, error=None):
+    seen = {}
+
+    def run(command, cwd, timeout, env=None):
+        seen["command"], seen["text"] = command, Path(command[2]).read_text()
+        return process.Completed(tuple(command), None if timed_out else returncode, stdout,
+                                 stderr, 0.5, timed_out=timed_out, start_error=error)
+
+    monkeypatch.setattr(check_module.process, "run", run)
+    return seen
+
+
+def answer(line, text, severity="information"):
+    import json
+    return json.dumps({"fileName": "x", "pos": {"line": line, "column": 0}, "endPos": None,
+                       "severity": severity, "data": text, "kind": ""}) + "\n"
+
+
+def test_audit_reads_answers_by_line(monkeypatch, tmp_path):
+    names = ["A.one", "A.two", "A.three"]
+    _, first = check_module.audit_text(["M"], names)
+    stdout = (answer(first, "'A.one' depends on axioms: [propext]")
+              + answer(first + 1, "unknown constant 'A.two'", "error")
+              + answer(first + 2, "'A.three' does not depend on any axioms"))
+    seen = fake_run(monkeypatch, stdout=stdout, returncode=1)
+    run = check_module.run_audit("/bin/lake", tmp_path, names, 10, imports=["M"])
+    assert run.axioms == {"A.one": ["propext"], "A.three": []}
+    assert run.missing == {"A.two"} and run.infra is None
+    assert seen["text"].splitlines()[0] == "import M"
+    assert seen["command"][:5] == ["/bin/lake", "lean", seen["command"][2], "--", "--json"]
+
+
+def test_audit_header_error_is_infrastructure(monkeypatch, tmp_path):
+    fake_run(monkeypatch, stdout=answer(1, "unknown module prefix 'Mathlib'", "error"),
+             returncode=1)
+    run = check_module.run_audit("/bin/lake", tmp_path, ["A.b"], 10, imports=["M"])
+    assert run.infra.startswith("Mathlib cannot be loaded") and not run.missing
+    fake_run(monkeypatch, stdout=answer(1, "object file of module M does not exist", "error"),
+             returncode=1)
+    run = check_module.run_audit("/bin/lake", tmp_path, ["A.b"], 10, imports=["M"])
+    assert run.infra == "the audit cannot import the built modules: object file of module M " \
+                        "does not exist"
+
+
+def test_audit_in_a_copy_ignores_the_copys_own_messages(monkeypatch, tmp_path):
+    prefix = "import M\n\nprivate theorem A.p : True := trivial\n"
+    _, first = check_module.audit_text([], ["A.p"], prefix)
+    stdout = (answer(3, "some linter complaint", "error")
+              + answer(first, "'_private.X.0.A.p' depends on axioms: [propext]"))
+    fake_run(monkeypatch, stdout=stdout)
+    run = check_module.run_audit("/bin/lake", tmp_path, ["A.p"], 10, prefix=prefix)
+    assert run.axioms == {"A.p": ["propext"]} and run.infra is None and not run.missing
+
+
+def test_audit_silent_failure_timeout_and_start_error(monkeypatch, tmp_path):
+    fake_run(monkeypatch, stdout="garbage\n", returncode=3, stderr="PANIC\n")
+    run = check_module.run_audit("/bin/lake", tmp_path, ["A.b"], 10)
+    assert run.infra == "lake lean exit code 3 without reporting an error: PANIC"
+    fake_run(monkeypatch, timed_out=True)
+    assert check_module.run_audit("/bin/lake", tmp_path, ["A.b"], 10).timed_out
+    fake_run(monkeypatch, error="no such file")
+    assert check_module.run_audit("/bin/lake", tmp_path, ["A.b"], 10).infra == \
+        "could not start /bin/lake: no such file"
+
+
+def test_private_names_are_unmangled_as_lean_does():
+    assert user_name("_private.SkipAbsorption.Parity.0.SkipAbsorption.helper") == \
+        "SkipAbsorption.helper"
+    assert user_name("SkipAbsorption.helper") == "SkipAbsorption.helper"
+    assert user_name("_private.M.N") == "_private.M.N"
