@@ -149,7 +149,7 @@ class CheckResult:
     toolchain: Toolchain
     allowlist: list[str]
     timeout_s: float
-    lean_status: str = NOT_RUN           # "ran", "not_run", "build_timeout", "build_failed"
+    lean_status: str = NOT_RUN           # "ran", "not_run", "build_timeout", "infra_error"
     lean_note: str = ""
     build: dict | None = None
     generated_files: list[dict] = field(default_factory=list)
@@ -163,22 +163,11 @@ class CheckResult:
     @property
     def build_failed(self) -> bool:
         """``lake build`` ran and did not succeed (non-zero exit, or a module failed)."""
-        return self.build is not None and (self.build.get("returncode") != 0
-                                           or bool(self.modules))
+        return build_failed(self)
 
     @property
     def exit_code(self) -> int:
-        """1 if anything failed (a theorem, a file, a premise, a module, the build, a name);
-        else 3 if Lean did not run; else 0. (2, usage, is raised before a result exists.)"""
-        failing_files = [f for f in self.generated_files if f["status"] in
-                         generated_files.FAILING]
-        if (any(r.verdict in FAILURES for r in self.records) or failing_files
-                or any(p.status == PREMISE_FAILED for p in self.premises)
-                or self.modules or self.build_failed or self.missing_names):
-            return EXIT_FAILED
-        if self.lean_status == NOT_RUN:
-            return EXIT_NO_TOOLCHAIN
-        return EXIT_OK
+        return exit_code(self)
 
     def to_dict(self) -> dict:
         return {
@@ -201,6 +190,26 @@ class CheckResult:
             "exit_code": self.exit_code,
             "results": [r.to_dict() for r in self.records],
         }
+
+
+def build_failed(result: CheckResult) -> bool:
+    """``lake build`` ran and did not succeed (non-zero exit, or a module did not build)."""
+    return result.build is not None and (result.build.get("returncode") != 0
+                                         or bool(result.modules))
+
+
+def exit_code(result: CheckResult) -> int:
+    """1 if anything failed (a theorem, a generated file, a premise, a module, the build, a
+    referenced name); else 3 if Lean did not run; else 0. (2, usage, is raised earlier.)"""
+    failing_files = [f for f in result.generated_files
+                     if f["status"] in generated_files.FAILING]
+    if (any(r.verdict in FAILURES for r in result.records) or failing_files
+            or any(p.status == PREMISE_FAILED for p in result.premises)
+            or result.modules or build_failed(result) or result.missing_names):
+        return EXIT_FAILED
+    if result.lean_status == NOT_RUN:
+        return EXIT_NO_TOOLCHAIN
+    return EXIT_OK
 
 
 # -- toolchain -------------------------------------------------------------------------------

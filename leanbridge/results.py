@@ -114,11 +114,10 @@ def decide(record: DeclarationResult, evidence: Evidence, allowlist: frozenset[s
     record.messages = list(evidence.messages)
     record.time_s = round(evidence.seconds, 3) if evidence.seconds is not None else None
     record.axioms = list(evidence.axioms) if evidence.axioms is not None else None
-    record.verdict, record.detail = _verdict(record, evidence, allowlist)
+    record.verdict, record.detail = _verdict(evidence, allowlist)
 
 
-def _verdict(record: DeclarationResult, evidence: Evidence,
-             allowlist: frozenset[str]) -> tuple[str, str]:
+def _verdict(evidence: Evidence, allowlist: frozenset[str]) -> tuple[str, str]:
     errors = [m for m in evidence.messages if m.severity == ERROR]
     if evidence.infra is not None:
         return INFRA_ERROR, evidence.infra

@@ -227,3 +227,88 @@ def test_verification_catches_a_wrong_construction():
     V_up[S[0]] *= -1                               # one row not flipped
     bad = verify(family, W_down, W_up, None, W_down, V_up, 1.0, 1e-14)
     assert not bad["passed"] and bad["max_relative_error"] > 1e-3
+
+
+# -- the certificate's threshold, the certificate → MILP fallback, the MILP's residual check --------
+
+F32 = float(np.finfo(np.float32).eps)
+
+
+def all_S_within_tolerance(W_down, W_up, T, eps_in):
+    """Brute force over every S: the sets whose residual is within τ(S) (small n only)."""
+    from itertools import combinations
+
+    from leanbridge.numeric.absorb import tolerance
+    n = W_down.shape[1]
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    t_norm = float(np.linalg.norm(T))
+    return [list(S) for k in range(n + 1) for S in combinations(range(n), k)
+            if np.linalg.norm(W_down[:, list(S)] @ W_up[list(S)] - T)
+            <= tolerance(float(terms[list(S)].sum()), t_norm, eps_in, n)]
+
+
+def ill_conditioned_block():
+    """Nonsingular but ill-conditioned G: S = {2} is within the float32 tolerance of (★), yet
+    the least-squares solution a* = (0,0,1) + t·(1,10,−1), t = 0.055, rounds to (0,1,1).
+
+    Here u₃ = u₁ + 10·u₂ − ε·e (all units share w), so R₁ + 10R₂ − R₃ = ε·w eᵀ is tiny; a
+    binary point far from a* in coordinates is close to it in residual. The rounding
+    certificate's bound is ≈ 1.27 > 1/2: it must NOT conclude "no S" (an unsound answer)."""
+    eps, t, m = 3e-4, 0.055, 10
+    w = np.array([1.0, 0.5, -0.3])
+    u1, u2, e = np.array([1.0, 0.2, 0.0]), np.array([0.1, 1.0, 0.3]), np.array([0.0, 0.0, 1.0])
+    u3 = u1 + m * u2 - eps * e
+    W_down, W_up = np.stack([w, w, w], axis=1), np.stack([u1, u2, u3])
+    return W_down, W_up, np.outer(w, u3 + t * eps * e)
+
+
+def spy_milp(monkeypatch):
+    import scipy.optimize
+
+    calls = []
+    real = scipy.optimize.milp
+
+    def milp(*args, **kwargs):
+        result = real(*args, **kwargs)
+        calls.append((result.status, None if result.x is None else result.x.round().tolist()))
+        return result
+
+    monkeypatch.setattr(scipy.optimize, "milp", milp)
+    return calls
+
+
+def test_loose_certificate_would_be_unsound_so_it_falls_back_to_milp(monkeypatch):
+    W_down, W_up, T = ill_conditioned_block()
+    assert all_S_within_tolerance(W_down, W_up, T, F32) == [[2]]
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T, eps_in=F32)
+    assert not decision.gram["singular"]                 # the Cholesky path, not the eigen one
+    assert 0 < decision.gram["lambda_min_scaled"] < 1e-9
+    assert "rounding certificate does not hold" in decision.gram["reason"]
+    assert decision.found is True and decision.S == [2] and decision.method == "milp"
+    assert decision.residual <= decision.tolerance
+    assert len(calls) == 1
+    # Through `absorb` for ReLU (c = 1, T = −A): absorbable, verified on random inputs.
+    result = absorb(get_family("relu"), W_down, W_up, A=-T, eps_in=F32)
+    assert result.verdict == ABSORBABLE and result.S == [2]
+    assert result.verification["passed"]
+
+
+def test_milp_candidate_failing_the_direct_residual_check_is_cut_not_accepted(monkeypatch):
+    """MILP's constraints are a box (ℓ∞) around (★), looser than the ℓ2 tolerance: its first
+    candidate here, S = {0,1,2}, is within the box but its residual is 1.14·τ. It must be
+    excluded by a cut (and the next solve is infeasible): no S, as brute force confirms."""
+    rng = np.random.default_rng(1)
+    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
+    from leanbridge.numeric.absorb import tolerance
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    base = W_down[:, :3] @ W_up[:3]
+    tau = tolerance(float(terms.sum()), float(np.linalg.norm(base)), F32, 6)
+    D = rng.standard_normal((2, 2))
+    T = base + rng.uniform(1.0, 1.9) * tau * D / np.linalg.norm(D)
+    assert all_S_within_tolerance(W_down, W_up, T, F32) == []
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
+    assert calls[0] == (0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])   # a candidate, then…
+    assert [status for status, _ in calls[1:]] == [2]        # …infeasible once it is cut
+    assert decision.found is False and decision.method == "milp" and decision.S == []

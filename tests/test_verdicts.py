@@ -362,3 +362,31 @@ def test_private_names_are_unmangled_as_lean_does():
         "SkipAbsorption.helper"
     assert user_name("SkipAbsorption.helper") == "SkipAbsorption.helper"
     assert user_name("_private.M.N") == "_private.M.N"
+
+
+@pytest.mark.parametrize("status, verdict", [
+    ("tampered", "tampered"), ("stale", "stale"), ("orphan", "stale"), ("missing", "stale"),
+    ("ok", "proved"), ("unmanaged", "proved"),
+])
+def test_generated_file_status_overrides_the_verdict(status, verdict):
+    records = [record(file="F.lean", verdict="proved"), record(file="G.lean", verdict="proved")]
+    check_module._apply_file_status(records, {"F.lean": status})
+    assert records[0].verdict == verdict and records[1].verdict == "proved"
+    if verdict != "proved":
+        assert records[0].detail
+    if status in ("stale", "orphan", "missing"):
+        assert records[0].detail == f"its generated file is {status}: run `leanbridge generate`"
+
+
+def test_failed_dependency_explains_only_own_failures(tmp_path):
+    import networkx as nx
+    graph = nx.DiGraph([("T", "L"), ("T", "M"), ("L", "K")])
+    records = [record(decl="T", verdict="error", detail="own"),
+               record(decl="L", verdict="sorry", detail="depends on sorryAx"),
+               record(decl="M", verdict="error", detail="its module X failed to build: y"),
+               record(decl="K", verdict="proved")]
+    check_module._explain(records, graph)
+    assert records[0].detail == "own; fails because L failed (sorry)"
+    assert records[0].failed_dependencies == ["L"]
+    assert records[2].detail == "its module X failed to build: y"
+    assert records[2].failed_dependencies == []
