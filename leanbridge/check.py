@@ -5,7 +5,8 @@
 2. Symbolic premise checks (SymPy, no Lean needed) for every family on disk.
 3. If a Lake toolchain is found, Lean runs twice, and elaborates every file once:
 
-   * ``lake build`` — the one build. Its log (:func:`leanbridge.lean.messages.parse_build_log`)
+   * ``lake build`` — the one build (modules no library root imports, e.g. a user family's
+     file, are named as extra targets, with the default ones). Its log (:func:`leanbridge.lean.messages.parse_build_log`)
      gives each declaration its errors and warnings, attributed by position, and says which
      modules failed. A theorem in a failed module, or in a module importing one (Lake does not
      build those), is ``error`` with the message; a failed build never exits 0.
@@ -67,7 +68,13 @@ from leanbridge.lean.messages import (
     parse_build_log,
     parse_json_messages,
 )
-from leanbridge.lean.project import lean_options, library_roots, option_flags, read_pins
+from leanbridge.lean.project import (
+    default_targets,
+    lean_options,
+    library_roots,
+    option_flags,
+    read_pins,
+)
 from leanbridge.lean.sources import (
     LeanDeclaration,
     module_file,
@@ -383,12 +390,30 @@ def _first_lines(declared: dict[str, LeanDeclaration]) -> dict[str, int]:
     return first
 
 
-def module_statuses(project: Path, log: BuildLog, returncode: int | None,
-                    declared: dict[str, LeanDeclaration]) -> list[ModuleStatus]:
-    """The modules that did not build: failed, blocked by a failed import, or never built."""
+def unreachable_modules(project: Path) -> list[str]:
+    """Project modules that no library root imports (a user family's file, a stray file): a
+    bare ``lake build`` would skip them, so the check names them as build targets."""
     graph = project_imports(project)
     roots = library_roots(project) or sorted(m for m in graph if "." not in m)
-    built_by_default = _reachable(roots, graph)
+    return sorted(set(graph) - _reachable(roots, graph))
+
+
+def build_command(lake: str, project: Path) -> list[str]:
+    """``lake build``, plus the default targets and the unreachable modules when there are any
+    (explicit targets replace the default ones)."""
+    extra = unreachable_modules(project)
+    return [lake, "build", *default_targets(project), *extra] if extra else [lake, "build"]
+
+
+def module_statuses(project: Path, log: BuildLog, returncode: int | None,
+                    declared: dict[str, LeanDeclaration],
+                    targets: tuple[str, ...] = ()) -> list[ModuleStatus]:
+    """The modules that did not build: failed, blocked by a failed import, or never built.
+
+    ``targets``: modules named to ``lake build`` besides the default targets."""
+    graph = project_imports(project)
+    roots = library_roots(project) or sorted(m for m in graph if "." not in m)
+    built_by_default = _reachable(roots + [t for t in targets if t in graph], graph)
     first = _first_lines(declared)
     by_file: dict[str, list[Message]] = {}
     for message in log.messages:
@@ -422,8 +447,8 @@ def module_statuses(project: Path, log: BuildLog, returncode: int | None,
         elif module not in built_by_default:
             statuses.append(ModuleStatus(
                 module, module_file(module), MODULE_NOT_BUILT,
-                f"not built: no library root ({', '.join(roots)}) imports it, so `lake build` "
-                "skips it"))
+                f"not built: no library root ({', '.join(roots)}) imports it, and it was not a "
+                "build target"))
     if returncode not in (0, None) and not failed:
         unnamed = [c for c in log.failed_captions if c not in graph]
         statuses.append(ModuleStatus(
@@ -488,9 +513,10 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         result.duration_s = time.monotonic() - started
         return result
 
-    progress(f"lake build (timeout {timeout:.0f} s) …")
+    progress(f"{' '.join(['lake', *build_command('lake', project)[1:]])} "
+             f"(timeout {timeout:.0f} s) …")
     with _ticking(progress, "lake build"):
-        build = process.run([lake_path, "build"], project, timeout)
+        build = process.run(build_command(lake_path, project), project, timeout)
     result.build = {"command": list(build.command), "returncode": build.returncode,
                     "seconds": round(build.seconds, 3), "timed_out": build.timed_out,
                     "output_tail": _tail(build.stdout + "\n" + build.stderr)}
@@ -506,7 +532,8 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         return result
     result.lean_status = "ran"
     log = parse_build_log(build.stdout + "\n" + build.stderr)
-    result.modules = module_statuses(project, log, build.returncode, declared)
+    result.modules = module_statuses(project, log, build.returncode, declared,
+                                     tuple(build.command[2:]))
     failed = [m for m in result.modules if m.status == MODULE_FAILED]
     result.lean_note = ("lake build succeeded" if build.ok and not result.modules else
                         f"lake build {'failed' if not build.ok else 'left modules unbuilt'} "

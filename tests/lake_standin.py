@@ -167,7 +167,7 @@ def roots(root: Path) -> list[str]:
     return names
 
 
-def build() -> int:
+def build(targets: list[str]) -> int:
     spec = scenario()
     settings = spec.get("build", {})
     time.sleep(settings.get("sleep", 0))
@@ -182,8 +182,9 @@ def build() -> int:
             visit(imported)
         order.append(module)
 
-    for root in roots(project.root):
-        visit(root)
+    libraries = roots(project.root)
+    for target in targets or libraries:
+        visit(target)        # a library's root module has the library's name here
     errors = spec.get("errors", {})
     ansi = settings.get("ansi", False)
     failed, blocked, built = [], set(), []
@@ -308,7 +309,7 @@ def main() -> int:
         print("stand-in lake for leanbridge tests (not Lean)")
         return 0
     if args[:1] == ["build"]:
-        return build()
+        return build(args[1:])
     if args[:1] == ["lean"] and len(args) >= 2:
         return lean(args[1:])
     print(f"stand-in lake: unexpected arguments {args}", file=sys.stderr)

@@ -316,18 +316,27 @@ def test_private_theorem_is_audited_in_a_copy_of_its_file(project, standin, tmp_
     assert result.exit_code == 1
 
 
-def test_module_outside_the_build_is_an_error(project, standin):
+def test_module_outside_the_library_is_built_as_an_extra_target(project, standin, tmp_path):
     orphan = project / "SkipAbsorption" / "Stray.lean"
     orphan.write_text("import SkipAbsorption.Defs\n\nnamespace SkipAbsorption\n\n"
                       "/-- Not imported by the root. -/\ntheorem stray_fact : (1 : ℕ) = 1 := rfl"
                       "\n\nend SkipAbsorption\n")
     result = run_check(project, lake=standin(), timeout=60)
-    record = by_decl(result)["SkipAbsorption.stray_fact"]
-    assert record.verdict == "error" and "no library root (SkipAbsorption) imports it" in \
-        record.detail
-    assert {m.module: m.status for m in result.modules} == {
-        "SkipAbsorption.Stray": "not_built"}
-    assert result.exit_code == 1
+    assert by_decl(result)["SkipAbsorption.stray_fact"].verdict == "proved"
+    builds = [c for c in lake_calls(tmp_path) if c[:1] == ["build"]]
+    assert builds == [["build", "SkipAbsorption", "SkipAbsorption.Stray"]]
+    assert not result.modules and result.exit_code == 0
+
+
+def test_user_family_is_built_and_checked_with_lean(project, standin, tmp_path):
+    assert CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                     "Max(z,0)**3", "--name", "relu_cubed"]).exit_code == 0
+    result = run_check(project, lake=standin(), timeout=60)
+    mine = [r for r in result.records if r.family == "relu_cubed"]
+    assert mine and {r.verdict for r in mine} == {"proved"}
+    builds = [c for c in lake_calls(tmp_path) if c[:1] == ["build"]]
+    assert len(builds) == 1 and "SkipAbsorption.Families.ReluCubed" in builds[0]
+    assert result.exit_code == 0
 
 
 def test_heartbeat_timeout_is_reported_apart_from_wall_clock(project, standin):

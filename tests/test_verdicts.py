@@ -232,6 +232,19 @@ def test_module_not_imported_by_the_root_is_not_built(tmp_path):
                                scan_project(root))
     assert [(m.module, m.status) for m in statuses] == [("P.C", "not_built")]
     assert "no library root (P) imports it" in statuses[0].detail
+    assert module_statuses(root, parse_build_log(""), 0, scan_project(root), ("P.C",)) == []
+
+
+def test_build_command_names_unreachable_modules(tmp_path):
+    root = tiny_project(tmp_path)
+    assert check_module.unreachable_modules(root) == ["P.C"]
+    assert check_module.build_command("lake", root) == ["lake", "build", "P", "P.C"]
+    (root / "P.lean").write_text("import P.A\nimport P.B\nimport P.C\n")
+    assert check_module.build_command("lake", root) == ["lake", "build"]
+    (root / "lakefile.toml").write_text('name = "p"\ndefaultTargets = ["P", "Q"]\n\n'
+                                        '[[lean_lib]]\nname = "P"\n')
+    (root / "P" / "D.lean").write_text("theorem P.d : True := trivial\n")
+    assert check_module.build_command("lake", root) == ["lake", "build", "P", "Q", "P.D"]
 
 
 def test_failure_named_only_by_lake_and_header_errors(tmp_path):

@@ -45,6 +45,8 @@ _KEY = re.compile(r'^\s*(?P<key>[A-Za-z0-9_."\']+)\s*=\s*(?P<value>.+?)\s*(?:#.*
 
 
 def _toml_value(text: str):
+    if text.startswith("[") and text.endswith("]"):
+        return [_toml_value(item.strip()) for item in text[1:-1].split(",") if item.strip()]
     if text in ("true", "false"):
         return text == "true"
     if re.fullmatch(r"-?\d+", text):
@@ -105,3 +107,12 @@ def library_roots(project: Path) -> list[str]:
         if name == "lean_lib" and "name" in values:
             roots.append(str(values["name"]))
     return roots
+
+
+def default_targets(project: Path) -> list[str]:
+    """What a bare ``lake build`` builds: ``defaultTargets``, else the libraries."""
+    for name, values in _lakefile_tables(project)[:1]:
+        targets = values.get("defaultTargets")
+        if isinstance(targets, list) and targets:
+            return [str(t) for t in targets]
+    return library_roots(project)
