@@ -575,9 +575,8 @@ def _build_evidence(records: list[DeclarationResult], declared: dict[str, LeanDe
         failure = infra = None
         if status is not None:
             if status.infra:
-                infra = status.detail if status.detail.startswith("Mathlib") else (
-                    "Mathlib cannot be loaded: run `lake exe cache get` then `lake build` "
-                    f"({status.detail})")
+                infra = ("Mathlib cannot be loaded: run `lake exe cache get` then `lake build` "
+                         f"({status.detail})")
             elif status.status == MODULE_FAILED:
                 failure = f"its module {status.module} failed to build: {status.detail}"
             else:

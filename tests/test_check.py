@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from leanbridge.atomic import atomic_write
 from leanbridge.check import UsageError, run_check
 from leanbridge.cli import main
-from leanbridge.lean.messages import parse_axioms, parse_build_log, parse_json_messages
+from leanbridge.lean.messages import parse_axioms
 from leanbridge import check as check_module
 from leanbridge.reports import github_annotations, step_summary, terminal, to_json, to_junit
 
@@ -422,74 +422,6 @@ def test_step_summary_marks_verdicts(project, standin):
 
 
 # -- parsing and writing ---------------------------------------------------------------------
-
-def test_parse_json_messages_keeps_garbage_apart():
-    output = ('{"fileName": "F.lean", "pos": {"line": 3, "column": 2}, "endPos": null, '
-              '"severity": "error", "data": "boom", "kind": "x"}\n'
-              "not json at all\n[1, 2]\n")
-    messages, other = parse_json_messages(output)
-    assert [(m.line, m.severity, m.text) for m in messages] == [(3, "error", "boom")]
-    assert other == ["not json at all", "[1, 2]"]
-
-
-def test_parse_axioms_formats():
-    text = ("'A.b' depends on axioms: [propext,\n Classical.choice,\n Quot.sound]\n"
-            "'A.c'' does not depend on any axioms\n"
-            "'_private.SkipAbsorption.Parity.0.SkipAbsorption.helper' depends on axioms: "
-            "[propext]\n")
-    assert parse_axioms(text) == {"A.b": ["propext", "Classical.choice", "Quot.sound"],
-                                  "A.c'": [], "SkipAbsorption.helper": ["propext"]}
-
-
-BUILD_LOG = """\
-info: stand-in preamble
-✔ [1/4] Built SkipAbsorption.Defs (1.2s)
-⚠ [2/4] Built SkipAbsorption.Degree (7.7s)
-warning: SkipAbsorption/Degree.lean:104:9: declaration uses `sorry`
-✖ [3/4] Building SkipAbsorption.Parity (3.1s)
-error: SkipAbsorption/Parity.lean:12:4: unsolved goals
-x : ℝ
-⊢ x = x
-error: Lean exited with code 1
-ℹ [4/4] Built SkipAbsorption.Audit (900ms)
-info: SkipAbsorption/Audit.lean:20:0: 'A.b' depends on axioms: [propext,
- Quot.sound]
-Some required targets logged failures:
-- SkipAbsorption.Parity
-error: build failed
-"""
-
-
-def test_parse_build_log_as_lake_prints_it():
-    log = parse_build_log(BUILD_LOG)
-    assert [(j.icon, j.caption) for j in log.jobs] == [
-        ("✔", "SkipAbsorption.Defs"), ("⚠", "SkipAbsorption.Degree"),
-        ("✖", "SkipAbsorption.Parity"), ("ℹ", "SkipAbsorption.Audit")]
-    assert log.failures == ["SkipAbsorption.Parity"]
-    assert log.failed_captions == ["SkipAbsorption.Parity"]
-    error = [m for m in log.messages if m.severity == "error"]
-    assert [(m.file, m.line, m.column, m.text) for m in error] == [
-        ("SkipAbsorption/Parity.lean", 12, 4, "unsolved goals\nx : ℝ\n⊢ x = x")]
-    sorry = [m for m in log.messages if m.is_sorry_warning]
-    assert [(m.file, m.line) for m in sorry] == [("SkipAbsorption/Degree.lean", 104)]
-    assert log.jobs[2].notes == ["error: Lean exited with code 1"]
-    info = [m for m in log.messages if m.severity == "information"]
-    assert parse_axioms(info[0].text) == {"A.b": ["propext", "Quot.sound"]}
-    assert "error: build failed" in log.other
-
-
-def test_lean_options_become_d_flags_as_lake_writes_them(project):
-    (project / "lakefile.toml").write_text((project / "lakefile.toml").read_text().replace(
-        "autoImplicit = false", 'autoImplicit = false\nmaxHeartbeats = 400000\n'
-        'pp.unicode.fun = true\nweak.linter.style = "x"'))
-    from leanbridge.lean.project import lean_options, option_flags
-    assert option_flags(lean_options(project)) == [
-        "-DautoImplicit=false", "-DmaxHeartbeats=400000", "-Dpp.unicode.fun=true",
-        '-Dweak.linter.style="x"']
-    command = check_module.audit_command("/x/lake", Path("/t/A.lean"), project)
-    assert command[:5] == ["/x/lake", "lean", "/t/A.lean", "--", "--json"]
-    assert command[5:] == option_flags(lean_options(project))
-
 
 def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch):
     target = tmp_path / "report.json"
