@@ -312,3 +312,48 @@ def test_milp_candidate_failing_the_direct_residual_check_is_cut_not_accepted(mo
     assert calls[0] == (0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])   # a candidate, then…
     assert [status for status, _ in calls[1:]] == [2]        # …infeasible once it is cut
     assert decision.found is False and decision.method == "milp" and decision.S == []
+
+
+def test_decision_records_how_it_was_reached():
+    """The documented fields of each path (what `absorb --json` reports), exactly."""
+    W_down, W_up, S = planted(3, 8, 3, 0)
+    found = decide_s(W_down, W_up, -np.eye(3))
+    assert found.method == "rounding" and found.S == S and found.found is True
+    assert found.detail == ("the unique least-squares solution rounds to S, whose residual is "
+                            "within the tolerance")
+    assert found.residual <= found.tolerance and found.ls_residual <= found.residual + 1e-12
+    assert {"gram", "cholesky", "solve"} <= set(found.timings)
+    assert all(v >= 0 for v in found.timings.values())
+    assert found.gram["singular"] is False and found.gram["reason"] is None
+    assert 1e-10 < found.gram["rcond"] <= 1
+    assert (found.gram["n"], found.gram["d"], found.gram["zero_units"],
+            found.gram["active_units"]) == (8, 3, 0, 8)
+
+    rejected = decide_s(*random_block(3, 8, 0), -np.eye(3))
+    assert rejected.method == "least-squares" and rejected.found is False and rejected.S == []
+    assert rejected.detail.startswith("no real a solves the S-condition: the least-squares "
+                                      "residual ")
+    assert rejected.residual is None and rejected.ls_residual > rejected.tolerance
+
+    certificate = decide_s(*random_block(3, 9, 0), -np.eye(3))
+    assert certificate.method == "rounding-certificate" and certificate.S == []
+    assert certificate.detail.startswith("G is nonsingular, so the real solution is unique")
+    assert certificate.residual > certificate.tolerance
+    assert "certificate" in certificate.timings and certificate.gram["lambda_min_scaled"] > 0
+
+    singular = decide_s(*random_block(2, 7, 3), -np.eye(2))
+    assert singular.gram["singular"] is True and singular.gram["rcond"] is None
+    assert singular.gram["reason"].startswith("n = 7 > d² = 4: the 7 rank-one terms R_i live "
+                                              "in a 4-dimensional space")
+    assert "eigh" in singular.timings
+
+
+def test_cholesky_failure_is_reported_as_singular():
+    W_down, W_up = random_block(3, 4, 0)
+    W_up[1], W_down[:, 1] = W_up[0], W_down[:, 0]          # two identical units: G singular
+    decision = decide_s(W_down, W_up, -np.eye(3))
+    assert decision.gram["singular"] is True
+    assert decision.gram["reason"] in (
+        "Cholesky failed: G is singular (degenerate weights)",) or \
+        decision.gram["reason"].startswith("G is numerically singular (reciprocal condition "
+                                           "number ≈ ")
