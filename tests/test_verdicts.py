@@ -739,21 +739,3 @@ def test_audit_silent_failure_details(monkeypatch, tmp_path):
     assert started.axioms == {} and started.missing == set() and started.seconds == 0.5
     assert started.command[:2] == ("/bin/lake", "lean")
 
-
-def test_export_reads_verdicts_only_from_reports_where_lean_ran(tmp_path):
-    """`\\leanok` comes from a report only if Lean ran in that check (export.read_results)."""
-    import json
-
-    from leanbridge.export import read_results
-    path = tmp_path / "r.json"
-    path.write_text(json.dumps({"schema": "leanbridge.check/1"}))
-    assert read_results(path) == ({}, {"schema": "leanbridge.check/1"})
-    ran = {"schema": "leanbridge.check/1", "lean": {"status": "ran"}}
-    path.write_text(json.dumps(ran))
-    assert read_results(path)[0] == {}
-    ran["results"] = [{"decl": "A.b", "verdict": "proved"}, {"decl": "A.c", "verdict": "sorry"}]
-    path.write_text(json.dumps(ran))
-    assert read_results(path)[0] == {"A.b": "proved", "A.c": "sorry"}
-    ran["lean"]["status"] = "not_run"
-    path.write_text(json.dumps(ran))
-    assert read_results(path)[0] == {}
