@@ -379,7 +379,7 @@ def _reachable(roots: list[str], graph: dict[str, list[str]]) -> set[str]:
         if module in seen:
             continue
         seen.add(module)
-        todo.extend(i for i in graph.get(module, []) if i in graph)
+        todo.extend(i for i in graph[module] if i in graph)
     return seen
 
 
@@ -432,7 +432,7 @@ def module_statuses(project: Path, log: BuildLog, returncode: int | None,
             detail = f"{errors[0].text.splitlines()[0]} ({where})"
         else:
             detail = "; ".join(notes.get(module, [])) or "Lake reported the module failed"
-        header = [m for m in errors if m.line < first.get(file, 10 ** 9)]
+        header = [m for m in errors if file not in first or m.line < first[file]]
         infra = bool(header) and "Mathlib" in header[0].text
         failed[module] = ModuleStatus(module, file, MODULE_FAILED, detail, errors, infra)
     statuses = list(failed.values())
@@ -462,7 +462,7 @@ def module_statuses(project: Path, log: BuildLog, returncode: int | None,
 def _failed_import(module: str, graph: dict[str, list[str]],
                    failed: dict[str, ModuleStatus]) -> str | None:
     """The first failed module among ``module``'s transitive imports (breadth first)."""
-    seen, frontier = {module}, list(graph.get(module, []))
+    seen, frontier = {module}, list(graph[module])
     while frontier:
         following = []
         for imported in frontier:

@@ -273,6 +273,14 @@ def test_build_failure_without_a_project_module(tmp_path):
                                                          ("", "build_failed")]
     assert statuses[1].detail == ("lake build failed (exit 1) without naming a module of this "
                                   "project: Mathlib.Foo")
+    assert (statuses[1].module, statuses[1].file) == ("", "")
+    two = parse_build_log("Some required targets logged failures:\n- X.a\n- X.b\n")
+    assert module_statuses(root, two, 1, scan_project(root))[-1].detail.endswith(
+        "project: X.a, X.b")
+    long = module_statuses(root, parse_build_log("y" * 300 + "\n"), 1, scan_project(root))
+    assert long[-1].detail.endswith(": " + "y" * 200)
+    assert module_statuses(root, parse_build_log(""), 2, scan_project(root))[-1].detail == \
+        "lake build failed (exit 2) without naming a module of this project"
     clean_but_failed = module_statuses(root, parse_build_log("weird\n"), 2, scan_project(root))
     assert clean_but_failed[-1].detail.endswith("project: weird")
     assert module_statuses(root, parse_build_log(""), 0, scan_project(root))[-1].status == \
@@ -360,8 +368,9 @@ def test_audit_in_a_copy_ignores_the_copys_own_messages(monkeypatch, tmp_path):
     _, first = check_module.audit_text([], ["A.p"], prefix)
     stdout = (answer(3, "some linter complaint", "error")
               + answer(first, "'_private.X.0.A.p' depends on axioms: [propext]"))
-    fake_run(monkeypatch, stdout=stdout)
+    seen = fake_run(monkeypatch, stdout=stdout)
     run = check_module.run_audit("/bin/lake", tmp_path, ["A.p"], 10, prefix=prefix)
+    assert seen["text"] == prefix.rstrip("\n") + "\n\n#print axioms A.p\n"
     assert run.axioms == {"A.p": ["propext"]} and run.infra is None and not run.missing
 
 
@@ -403,12 +412,15 @@ def test_failed_dependency_explains_only_own_failures(tmp_path):
     records = [record(decl="T", verdict="error", detail="own"),
                record(decl="L", verdict="sorry", detail="depends on sorryAx"),
                record(decl="M", verdict="error", detail="its module X failed to build: y"),
-               record(decl="K", verdict="proved")]
+               record(decl="K", verdict="proved"),
+               record(decl="P", verdict="proved", detail="its module x")]
+    graph.add_edge("P", "L")
     check_module._explain(records, graph)
     assert records[0].detail == "own; fails because L failed (sorry)"
     assert records[0].failed_dependencies == ["L"]
     assert records[2].detail == "its module X failed to build: y"
     assert records[2].failed_dependencies == []
+    assert records[4].failed_dependencies == [] and records[4].detail == "its module x"
 
 
 # -- details that reports and exports rely on ---------------------------------------------------
@@ -419,15 +431,15 @@ def test_module_statuses_in_full(tmp_path):
     log = parse_build_log(
         "✖ [1/9] Building Mathlib.Foo\nerror: x\n"
         "⚠ [2/9] Built P.B\nwarning: P/B.lean:3:8: declaration uses `sorry`\n"
-        "✖ [3/9] Building P.A\nerror: P/A.lean:3:0: own error on the declaration line\n"
+        "✖ [3/9] Building P.A\nerror: P/A.lean:3:0: own error on the declaration line (Mathlib)\n"
         "error: Lean exited with code 1\nerror: second note\n"
         "✖ [4/9] Building P.E\nerror: P/E.lean:100:0: Mathlib is not there\n"
         "Some required targets logged failures:\n- Mathlib.Foo\n- P.A\n- P.E\n- P\n")
     statuses = {m.module: m for m in module_statuses(root, log, 1, scan_project(root))}
     a = statuses["P.A"]
     assert (a.module, a.file, a.status) == ("P.A", "P/A.lean", "failed")
-    assert a.detail == "own error on the declaration line (P/A.lean:3)"
-    assert [m.text for m in a.messages] == ["own error on the declaration line"]
+    assert a.detail == "own error on the declaration line (Mathlib) (P/A.lean:3)"
+    assert [m.text for m in a.messages] == ["own error on the declaration line (Mathlib)"]
     assert not a.infra                   # an error on a declaration's line is not the header's
     assert statuses["P.E"].infra         # a file without declarations: every error is a header's
     assert statuses["P"].status == "failed"
@@ -655,6 +667,8 @@ def test_parse_build_log_state_machine():
                          "- ignored after a job line"]
     assert [j.caption for j in parse_build_log("\x1b[1;31m✖ [1/1] Building P.Z\x1b[m\n").jobs] \
         == ["P.Z"]
+    note = parse_build_log("✖ [1/1] Building P.A\nerror: a note\n\n\n")
+    assert note.jobs[0].notes == ["error: a note"]
     orphan = parse_build_log("error: no job yet\n  more\n")
     assert orphan.other == ["error: no job yet\n  more"] and orphan.jobs == []
 
@@ -669,6 +683,7 @@ def test_reachable_and_failed_import_on_graph_shapes():
     assert check_module._failed_import("R", graph, failed) is None      # a cycle, no failure
     assert check_module._failed_import("A", {"A": ["B"], "B": ["A"]}, {}) is None
     assert check_module._failed_import("X", {"X": ["Y"]}, {"Y": 1}) == "Y"   # Y not a module
+    assert check_module._failed_import("X", {"X": ["Y"]}, {}) is None
     near_far = {"T": ["A", "B"], "A": ["Far"], "B": [], "Far": []}
     assert check_module._failed_import("T", near_far, {"Far": 1, "B": 1}) == "B"
 
@@ -678,8 +693,8 @@ def test_audit_text_exactly():
     assert text == ("import M\nimport N\n\n-- Generated by leanbridge check: the axioms of every "
                     "theorem.\n#print axioms a\n#print axioms b\n")
     assert first == 5 and text.splitlines()[first - 1] == "#print axioms a"
-    copy, first = check_module.audit_text([], ["p"], prefix="\nimport M\ntheorem p : True := x\n\n\n")
-    assert copy == "\nimport M\ntheorem p : True := x\n\n#print axioms p\n"
+    copy, first = check_module.audit_text([], ["p"], prefix="\nimport M\ntheorem p : True := x  \n\n")
+    assert copy == "\nimport M\ntheorem p : True := x  \n\n#print axioms p\n"
     assert first == 5 and copy.splitlines()[first - 1] == "#print axioms p"
 
 

@@ -95,12 +95,12 @@ def parse_json_messages(output: str) -> tuple[list[Message], list[str]]:
         end = data.get("endPos") or {}
         messages.append(Message(
             file=str(data.get("fileName", "")),
-            line=int(pos.get("line", 0) or 0),
-            column=int(pos.get("column", 0) or 0),
+            line=int(pos.get("line") or 0),
+            column=int(pos.get("column") or 0),
             end_line=end.get("line"), end_column=end.get("column"),
             severity=str(data["severity"]),
             text=str(data["data"]),
-            kind=str(data.get("kind", "") or "")))
+            kind=str(data.get("kind") or "")))
     return messages, other
 
 
@@ -199,8 +199,7 @@ def parse_build_log(output: str) -> BuildLog:
         else:
             current.notes.append(f"{level}: {text}")
 
-    for raw in _ANSI.sub("", output).splitlines():
-        line = raw.rstrip("\r")
+    for line in _ANSI.sub("", output).splitlines():     # splitlines also ends lines at \r
         job = _JOB.match(line)
         if job:
             flush()
