@@ -390,19 +390,26 @@ def _first_lines(declared: dict[str, LeanDeclaration]) -> dict[str, int]:
     return first
 
 
+def _roots(project: Path, graph: dict[str, list[str]]) -> list[str]:
+    """The library roots (lakefile.toml), else the top-level modules (e.g. a lakefile.lean)."""
+    return library_roots(project) or sorted(m for m in graph if "." not in m)
+
+
 def unreachable_modules(project: Path) -> list[str]:
     """Project modules that no library root imports (a user family's file, a stray file): a
     bare ``lake build`` would skip them, so the check names them as build targets."""
     graph = project_imports(project)
-    roots = library_roots(project) or sorted(m for m in graph if "." not in m)
-    return sorted(set(graph) - _reachable(roots, graph))
+    return sorted(set(graph) - _reachable(_roots(project, graph), graph))
 
 
 def build_command(lake: str, project: Path) -> list[str]:
     """``lake build``, plus the default targets and the unreachable modules when there are any
     (explicit targets replace the default ones)."""
     extra = unreachable_modules(project)
-    return [lake, "build", *default_targets(project), *extra] if extra else [lake, "build"]
+    if not extra:
+        return [lake, "build"]
+    defaults = default_targets(project) or _roots(project, project_imports(project))
+    return [lake, "build", *defaults, *extra]
 
 
 def module_statuses(project: Path, log: BuildLog, returncode: int | None,
@@ -412,7 +419,7 @@ def module_statuses(project: Path, log: BuildLog, returncode: int | None,
 
     ``targets``: modules named to ``lake build`` besides the default targets."""
     graph = project_imports(project)
-    roots = library_roots(project) or sorted(m for m in graph if "." not in m)
+    roots = _roots(project, graph)
     built_by_default = _reachable(roots + [t for t in targets if t in graph], graph)
     first = _first_lines(declared)
     by_file: dict[str, list[Message]] = {}

@@ -251,6 +251,8 @@ def test_build_command_names_unreachable_modules(tmp_path):
                                         '[[lean_lib]]\nname = "P"\n')
     (root / "P" / "D.lean").write_text("theorem P.d : True := trivial\n")
     assert check_module.build_command("lake", root) == ["lake", "build", "P", "Q", "P.D"]
+    (root / "lakefile.toml").unlink()                   # e.g. a lakefile.lean: roots guessed
+    assert check_module.build_command("lake", root) == ["lake", "build", "P", "P.D"]
 
 
 def test_failure_named_only_by_lake_and_header_errors(tmp_path):
