@@ -357,3 +357,42 @@ def test_cholesky_failure_is_reported_as_singular():
         "Cholesky failed: G is singular (degenerate weights)",) or \
         decision.gram["reason"].startswith("G is numerically singular (reciprocal condition "
                                            "number ≈ ")
+
+
+def test_tolerance_formula():
+    from leanbridge.numeric.absorb import tolerance
+    f64 = 2.0 ** -52
+    assert tolerance(2.0, 3.0, 1e-7, 4) == pytest.approx(1e-9 * 3.0 + 16 * (1e-7 + 2 * f64) * 2.0,
+                                                         rel=1e-12)
+    assert tolerance(1.0, 1.0, 0.0, 1) == pytest.approx(1e-9 + 16 * f64, rel=1e-12)
+    assert tolerance(1.0, 1.0, 0.0, 0) == tolerance(1.0, 1.0, 0.0, 1)
+
+
+def test_singular_gram_least_squares_rejection():
+    """All units share u: the R_i = w_i uᵀ span 2 of the 4 dimensions, and T = −I is far from
+    them — decided without a MILP, on the singular path."""
+    u = np.array([1.0, 2.0])
+    W_up = np.stack([u] * 5)
+    W_down = np.random.default_rng(0).standard_normal((2, 5))
+    decision = decide_s(W_down, W_up, -np.eye(2))
+    assert decision.gram["singular"] is True and decision.gram["rank"] == 2
+    assert decision.found is False and decision.method == "least-squares" and decision.S == []
+    assert decision.detail.startswith("no real a solves the S-condition: T is at distance ≥ ")
+    assert decision.residual is None and decision.tolerance > 0
+    assert decision.ls_residual > decision.tolerance
+
+
+def test_singular_gram_rounding_of_the_minimum_norm_solution():
+    """n = 5 > d² = 4: G is singular; S = {0, 1} is planted and the other units are small, so
+    the minimum-norm least-squares solution rounds to S (seed found by search)."""
+    rng = np.random.default_rng(66)
+    W_down, W_up = rng.standard_normal((2, 5)), rng.standard_normal((5, 2))
+    T = W_down[:, [0, 1]] @ W_up[[0, 1]]
+    W_down[:, 2:] *= 1e-3
+    decision = decide_s(W_down, W_up, T)
+    assert decision.gram["singular"] is True and decision.gram["rank"] == 4
+    assert decision.found is True and decision.S == [0, 1] and decision.method == "rounding"
+    assert decision.detail == ("the minimum-norm least-squares solution rounds to S, whose "
+                               "residual is within the tolerance")
+    assert decision.residual <= decision.tolerance and decision.tolerance > 0
+    assert decision.ls_residual < 1e-12 and "eigh" in decision.timings
