@@ -396,3 +396,24 @@ def test_singular_gram_rounding_of_the_minimum_norm_solution():
                                "residual is within the tolerance")
     assert decision.residual <= decision.tolerance and decision.tolerance > 0
     assert decision.ls_residual < 1e-12 and "eigh" in decision.timings
+
+
+def _timings_ok(decision, keys):
+    assert set(decision.timings) == set(keys)
+    assert all(0 <= value < 60 for value in decision.timings.values())
+
+
+def test_every_path_times_its_steps_and_keeps_its_lower_bound(monkeypatch):
+    W_down, W_up, _ = planted(3, 8, 3, 0)
+    _timings_ok(decide_s(W_down, W_up, -np.eye(3)), {"gram", "cholesky", "solve"})
+    _timings_ok(decide_s(*random_block(3, 8, 0), -np.eye(3)), {"gram", "cholesky", "solve"})
+    certificate = decide_s(*random_block(3, 9, 0), -np.eye(3))
+    _timings_ok(certificate, {"gram", "cholesky", "solve", "certificate"})
+    assert certificate.ls_residual is not None and certificate.ls_residual >= 0
+    W_down, W_up, T = ill_conditioned_block()
+    fallback = decide_s(W_down, W_up, T, eps_in=F32)
+    _timings_ok(fallback, {"gram", "cholesky", "solve", "certificate", "milp"})
+    assert fallback.ls_residual is not None and fallback.gram["rank"] == 3
+    singular = decide_s(*random_block(2, 7, 3), -np.eye(2))
+    _timings_ok(singular, {"gram", "eigh", "milp"})
+    assert singular.ls_residual is not None and singular.gram["rank"] == 4

@@ -415,14 +415,17 @@ def test_failed_dependency_explains_only_own_failures(tmp_path):
                record(decl="L", verdict="sorry", detail="depends on sorryAx"),
                record(decl="M", verdict="error", detail="its module X failed to build: y"),
                record(decl="K", verdict="proved"),
-               record(decl="P", verdict="proved", detail="its module x")]
+               record(decl="P", verdict="proved", detail="its module x"),
+               record(decl="Q", verdict="proved")]
     graph.add_edge("P", "L")
+    graph.add_edge("Q", "L")
     check_module._explain(records, graph)
     assert records[0].detail == "own; fails because L failed (sorry)"
     assert records[0].failed_dependencies == ["L"]
     assert records[2].detail == "its module X failed to build: y"
     assert records[2].failed_dependencies == []
     assert records[4].failed_dependencies == [] and records[4].detail == "its module x"
+    assert records[5].failed_dependencies == [] and records[5].detail == ""
 
 
 # -- details that reports and exports rely on ---------------------------------------------------
@@ -686,6 +689,8 @@ def test_reachable_and_failed_import_on_graph_shapes():
     assert check_module._failed_import("A", {"A": ["B"], "B": ["A"]}, {}) is None
     assert check_module._failed_import("X", {"X": ["Y"]}, {"Y": 1}) == "Y"   # Y not a module
     assert check_module._failed_import("X", {"X": ["Y"]}, {}) is None
+    loop = {"X": ["A"], "A": ["B"], "B": ["A"]}          # a cycle away from the start
+    assert check_module._failed_import("X", loop, {}) is None
     near_far = {"T": ["A", "B"], "A": ["Far"], "B": [], "Far": []}
     assert check_module._failed_import("T", near_far, {"Far": 1, "B": 1}) == "B"
 
