@@ -1,13 +1,39 @@
 """`leanbridge check`: generated files, symbolic premises, and Lean — one honest record.
 
-1. ``generate --check``: stale or hand-edited generated files are found first.
+1. ``generate --check``: stale or hand-edited generated files are found first; every Lean name
+   that the catalog, the templates or the exports reference must be declared in ``lean/``.
 2. Symbolic premise checks (SymPy, no Lean needed) for every family on disk.
-3. If a Lake toolchain is found: ``lake build``, then for every Lean file with theorems a copy
-   of the file with ``#print axioms`` for each of its theorems appended, elaborated by
-   ``lake env lean --json`` (one run gives both the diagnostics and the axioms). Every
-   subprocess has a wall-clock timeout and is killed with its process group.
-4. A closed verdict per theorem (:mod:`leanbridge.results`), failures explained through the
-   dependency graph ("fails because … failed").
+3. If a Lake toolchain is found, Lean runs twice, and elaborates every file once:
+
+   * ``lake build`` — the one build (modules no library root imports, e.g. a user family's
+     file, are named as extra targets, with the default ones). Its log (:func:`leanbridge.lean.messages.parse_build_log`)
+     gives each declaration its errors and warnings, attributed by position, and says which
+     modules failed. A theorem in a failed module, or in a module importing one (Lake does not
+     build those), is ``error`` with the message; a failed build never exits 0.
+   * one generated **audit** file, outside the project, that imports the built modules holding
+     theorems and runs ``#print axioms`` for each of them: ``lake lean AUDIT -- --json -D…``.
+     ``lake lean`` elaborates an external file with the workspace's Lean arguments and options
+     (``prepareLeanCommand`` → ``setupExternalModule … getLeanOptions`` in the pinned Lake);
+     the ``-D`` flags repeat the lakefile's ``[leanOptions]`` as ``LeanOption.asCliArg`` writes
+     them, so older Lakes whose ``lake lean`` passed only ``moreLeanArgs`` get them too.
+     Private theorems cannot be named from another module: a copy of their file with the
+     ``#print axioms`` lines appended is elaborated instead (Lean prints their mangled names).
+
+   Every subprocess has a wall-clock timeout and is killed with its process group.
+4. A closed verdict per theorem (:func:`leanbridge.results.decide`), failures explained through
+   the dependency graph ("fails because … failed").
+
+**Cost (no Lean here to measure it: reasoned).** ``lake build`` is the cost of elaborating
+every module once (with Mathlib's ``.olean`` files from its cache: for this library several
+minutes on two cores — ~30 files, each loading Mathlib's environment and elaborating proofs).
+The audit elaborates no proof: it maps the ``.olean`` files of its imports (Mathlib's included,
+memory-mapped: a few seconds, the same as the header of any one module of the build) and then
+``#print axioms`` walks the constants each theorem depends on (``collectAxioms``: a traversal
+of already-checked terms, milliseconds to tenths of a second per theorem, ~100 theorems). That
+is ≲ 10–20 s next to a build of minutes, i.e. ≤ 1.1× ``lake build`` when the library is
+built from scratch. (Before, every file was elaborated a second time with the axioms appended:
+about 2× the build.) On a tree that is already built ``lake build`` is a no-op of seconds, and
+then the audit's seconds dominate: the ratio is about the build, not about a no-op.
 
 Nothing here claims a proof was checked unless Lean ran in this invocation and said so.
 """
@@ -22,7 +48,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -33,9 +59,29 @@ from leanbridge import graph as dependency_graph
 from leanbridge.analysis import analyse
 from leanbridge.families import CATALOG
 from leanbridge.lean import process
-from leanbridge.lean.messages import ERROR, INFORMATION, parse_axioms, parse_json_messages
-from leanbridge.lean.project import read_pins
-from leanbridge.lean.sources import LeanDeclaration, scan_project
+from leanbridge.lean.messages import (
+    ERROR,
+    INFORMATION,
+    BuildLog,
+    Message,
+    parse_axioms,
+    parse_build_log,
+    parse_json_messages,
+)
+from leanbridge.lean.project import (
+    default_targets,
+    lean_options,
+    library_roots,
+    option_flags,
+    read_pins,
+)
+from leanbridge.lean.sources import (
+    LeanDeclaration,
+    module_file,
+    module_name,
+    project_imports,
+    scan_project,
+)
 from leanbridge.premises import FAILED as PREMISE_FAILED
 from leanbridge.premises import PremiseCheck, premise_checks
 from leanbridge.render import FamilyFile, build_family_file
@@ -52,7 +98,7 @@ from leanbridge.results import (
     TAMPERED,
     TIMEOUT,
     DeclarationResult,
-    FileRun,
+    Evidence,
     decide,
     statement_hash,
     summary,
@@ -80,6 +126,29 @@ class Toolchain:
         return dict(self.__dict__)
 
 
+#: Module statuses (``lean.modules`` in the JSON report); only modules that are not fine appear.
+MODULE_FAILED = "failed"          # Lean or Lake reported an error for it
+MODULE_BLOCKED = "blocked"        # imports a failed module, so Lake did not build it
+MODULE_NOT_BUILT = "not_built"    # not imported by any library root: `lake build` skips it
+MODULE_UNATTRIBUTED = "build_failed"   # the build failed without naming a project module
+
+
+@dataclass
+class ModuleStatus:
+    """A module (Lean file) that did not build, and why — theorems or not."""
+
+    module: str
+    file: str
+    status: str
+    detail: str
+    messages: list[Message] = field(default_factory=list)
+    infra: bool = False     # the failure is the toolchain's (Mathlib cannot be loaded)
+
+    def to_dict(self) -> dict:
+        return {"module": self.module, "file": self.file, "status": self.status,
+                "detail": self.detail, "messages": [m.to_dict() for m in self.messages]}
+
+
 @dataclass
 class CheckResult:
     project: str
@@ -87,24 +156,25 @@ class CheckResult:
     toolchain: Toolchain
     allowlist: list[str]
     timeout_s: float
-    lean_status: str = NOT_RUN           # "ran", "not_run", "build_timeout", "build_failed"
+    lean_status: str = NOT_RUN           # "ran", "not_run", "build_timeout", "infra_error"
     lean_note: str = ""
     build: dict | None = None
     generated_files: list[dict] = field(default_factory=list)
     premises: list[PremiseCheck] = field(default_factory=list)
     records: list[DeclarationResult] = field(default_factory=list)
+    modules: list[ModuleStatus] = field(default_factory=list)
+    missing_names: list[str] = field(default_factory=list)
+    audit: dict | None = None
     duration_s: float = 0.0
 
     @property
+    def build_failed(self) -> bool:
+        """``lake build`` ran and did not succeed (non-zero exit, or a module failed)."""
+        return build_failed(self)
+
+    @property
     def exit_code(self) -> int:
-        failing_files = [f for f in self.generated_files if f["status"] in
-                         generated_files.FAILING]
-        if (any(r.verdict in FAILURES for r in self.records) or failing_files
-                or any(p.status == PREMISE_FAILED for p in self.premises)):
-            return EXIT_FAILED
-        if self.lean_status == NOT_RUN:
-            return EXIT_NO_TOOLCHAIN
-        return EXIT_OK
+        return exit_code(self)
 
     def to_dict(self) -> dict:
         return {
@@ -118,13 +188,35 @@ class CheckResult:
             "project_rev": self.toolchain.project_rev,
             "allowlist": self.allowlist,
             "timeout_s": self.timeout_s,
-            "lean": {"status": self.lean_status, "note": self.lean_note, "build": self.build},
+            "lean": {"status": self.lean_status, "note": self.lean_note, "build": self.build,
+                     "modules": [m.to_dict() for m in self.modules], "audit": self.audit},
+            "missing_names": self.missing_names,
             "generated_files": self.generated_files,
             "premises": [p.to_dict() for p in self.premises],
             "summary": summary(self.records),
             "exit_code": self.exit_code,
             "results": [r.to_dict() for r in self.records],
         }
+
+
+def build_failed(result: CheckResult) -> bool:
+    """``lake build`` ran and did not succeed (non-zero exit, or a module did not build)."""
+    return result.build is not None and (result.build.get("returncode") != 0
+                                         or bool(result.modules))
+
+
+def exit_code(result: CheckResult) -> int:
+    """1 if anything failed (a theorem, a generated file, a premise, a module, the build, a
+    referenced name); else 3 if Lean did not run; else 0. (2, usage, is raised earlier.)"""
+    failing_files = [f for f in result.generated_files
+                     if f["status"] in generated_files.FAILING]
+    if (any(r.verdict in FAILURES for r in result.records) or failing_files
+            or any(p.status == PREMISE_FAILED for p in result.premises)
+            or result.modules or build_failed(result) or result.missing_names):
+        return EXIT_FAILED
+    if result.lean_status == NOT_RUN:
+        return EXIT_NO_TOOLCHAIN
+    return EXIT_OK
 
 
 # -- toolchain -------------------------------------------------------------------------------
@@ -210,48 +302,184 @@ def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDec
 
 # -- Lean runs -------------------------------------------------------------------------------
 
-def run_lean_file(lake: str, project: Path, relative: str, theorems: list[str],
-                  first_decl_line: int, timeout: float) -> FileRun:
-    """Elaborate a copy of the file with ``#print axioms`` appended for its theorems."""
-    text = (project / relative).read_text(encoding="utf-8").rstrip("\n")
-    first_audit_line = text.count("\n") + 3
-    audit = "\n".join(f"#print axioms {name}" for name in theorems)
-    with tempfile.TemporaryDirectory(prefix="leanbridge-") as scratch:
-        copy = Path(scratch) / Path(relative).name
-        copy.write_text(text + "\n\n" + audit + "\n", encoding="utf-8")
-        completed = process.run([lake, "env", "lean", "--json", str(copy)], project, timeout)
+AUDIT_MODULE = "LeanbridgeAudit"
+
+
+@dataclass
+class AuditRun:
+    """What one audit run said: axioms per theorem, the theorems Lean did not know."""
+
+    axioms: dict[str, list[str]]
+    missing: set[str]
+    timed_out: bool = False
+    infra: str | None = None
+    seconds: float = 0.0
+    command: tuple[str, ...] = ()
+
+
+def audit_command(lake: str, path: Path, project: Path) -> list[str]:
+    """``lake lean FILE -- --json -D…``: the audit elaborated with the package's options."""
+    return [lake, "lean", str(path), "--", "--json", *option_flags(lean_options(project))]
+
+
+def audit_text(imports: list[str], names: list[str], prefix: str | None = None) -> tuple[str, int]:
+    """(text, line of the first ``#print axioms``): ``prefix`` (a copy of a file) or imports."""
+    if prefix is None:
+        head = "\n".join(f"import {module}" for module in imports)
+        head += "\n\n-- Generated by leanbridge check: the axioms of every theorem.\n"
+    else:
+        head = prefix.rstrip("\n") + "\n\n"
+    first = head.count("\n") + 1
+    return head + "\n".join(f"#print axioms {name}" for name in names) + "\n", first
+
+
+def run_audit(lake: str, project: Path, names: list[str], timeout: float,
+              imports: list[str] = (), prefix: str | None = None) -> AuditRun:
+    """Run ``#print axioms`` for ``names`` in one generated file outside the project."""
+    text, first = audit_text(list(imports), names, prefix)
+    with tempfile.TemporaryDirectory(prefix="leanbridge-audit-") as scratch:
+        path = Path(scratch) / f"{AUDIT_MODULE}.lean"
+        path.write_text(text, encoding="utf-8")
+        command = audit_command(lake, path, project)
+        completed = process.run(command, project, timeout)
     if completed.start_error:
-        return FileRun([], {}, set(), infra=completed.describe(), seconds=completed.seconds)
+        return AuditRun({}, set(), infra=completed.describe(), seconds=completed.seconds,
+                        command=tuple(command))
     messages, other = parse_json_messages(completed.stdout)
-    own = [_relocate(m, relative) for m in messages if m.line < first_audit_line]
-    tail = [m for m in messages if m.line >= first_audit_line]
-    axioms = parse_axioms("\n".join(m.text for m in tail if m.severity == INFORMATION))
-    missing = {theorems[m.line - first_audit_line] for m in tail
-               if m.severity == ERROR and 0 <= m.line - first_audit_line < len(theorems)}
-    header = next((m for m in own if m.severity == ERROR and m.line < first_decl_line), None)
+    answers = [m for m in messages if m.line >= first]
+    axioms = parse_axioms("\n".join(m.text for m in answers if m.severity == INFORMATION))
+    missing = {names[m.line - first] for m in answers
+               if m.severity == ERROR and 0 <= m.line - first < len(names)}
     infra = None
-    header_error = None
-    if header is not None:
-        if "Mathlib" in header.text:
-            infra = ("Mathlib cannot be loaded: run `lake exe cache get` then `lake build` "
-                     f"({header.text.splitlines()[0]})")
-        else:
-            header_error = f"the file cannot be loaded: {header.text.splitlines()[0]}"
-    if (completed.returncode not in (0, None) and not completed.timed_out
+    header = next((m for m in messages if m.severity == ERROR and m.line < first), None)
+    if header is not None and prefix is None:
+        reason = header.text.splitlines()[0] if header.text else "?"
+        infra = (f"Mathlib cannot be loaded: run `lake exe cache get` then `lake build` ({reason})"
+                 if "Mathlib" in header.text else
+                 f"the audit cannot import the built modules: {reason}")
+    elif (completed.returncode not in (0, None) and not completed.timed_out
             and not any(m.severity == ERROR for m in messages)):
         noise = (completed.stderr.strip() or "\n".join(other)).splitlines()[-1:] or [""]
-        infra = f"lean {completed.describe()} without reporting an error: {noise[0][:200]}"
-    return FileRun(own, axioms, missing, timed_out=completed.timed_out, infra=infra,
-                   header_error=header_error, seconds=completed.seconds)
-
-
-def _relocate(message, relative: str):
-    return type(message)(relative, message.line, message.column, message.end_line,
-                         message.end_column, message.severity, message.text, message.kind)
+        infra = f"lake lean {completed.describe()} without reporting an error: {noise[0][:200]}"
+    return AuditRun(axioms, missing, timed_out=completed.timed_out, infra=infra,
+                    seconds=completed.seconds, command=tuple(command))
 
 
 def _tail(text: str, lines: int = 20) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
+
+
+# -- what the build said, per module ---------------------------------------------------------
+
+def _reachable(roots: list[str], graph: dict[str, list[str]]) -> set[str]:
+    seen: set[str] = set()
+    todo = [r for r in roots if r in graph]
+    while todo:
+        module = todo.pop()
+        if module in seen:
+            continue
+        seen.add(module)
+        todo.extend(i for i in graph[module] if i in graph)
+    return seen
+
+
+def _first_lines(declared: dict[str, LeanDeclaration]) -> dict[str, int]:
+    first: dict[str, int] = {}
+    for declaration in declared.values():
+        first[declaration.file] = min(first.get(declaration.file, 10 ** 9), declaration.line)
+    return first
+
+
+def _roots(project: Path, graph: dict[str, list[str]]) -> list[str]:
+    """The library roots (lakefile.toml), else the top-level modules (e.g. a lakefile.lean)."""
+    return library_roots(project) or sorted(m for m in graph if "." not in m)
+
+
+def unreachable_modules(project: Path) -> list[str]:
+    """Project modules that no library root imports (a user family's file, a stray file): a
+    bare ``lake build`` would skip them, so the check names them as build targets."""
+    graph = project_imports(project)
+    return sorted(set(graph) - _reachable(_roots(project, graph), graph))
+
+
+def build_command(lake: str, project: Path) -> list[str]:
+    """``lake build``, plus the default targets and the unreachable modules when there are any
+    (explicit targets replace the default ones)."""
+    extra = unreachable_modules(project)
+    if not extra:
+        return [lake, "build"]
+    defaults = default_targets(project) or _roots(project, project_imports(project))
+    return [lake, "build", *defaults, *extra]
+
+
+def module_statuses(project: Path, log: BuildLog, returncode: int | None,
+                    declared: dict[str, LeanDeclaration],
+                    targets: tuple[str, ...] = ()) -> list[ModuleStatus]:
+    """The modules that did not build: failed, blocked by a failed import, or never built.
+
+    ``targets``: modules named to ``lake build`` besides the default targets."""
+    graph = project_imports(project)
+    roots = _roots(project, graph)
+    built_by_default = _reachable(roots + [t for t in targets if t in graph], graph)
+    first = _first_lines(declared)
+    by_file: dict[str, list[Message]] = {}
+    for message in log.messages:
+        by_file.setdefault(message.file, []).append(message)
+    failed: dict[str, ModuleStatus] = {}
+    notes = {job.caption: job.notes for job in log.jobs}
+    candidates = set(log.failed_captions) | {module_name(f) for f, ms in by_file.items()
+                                             if any(m.severity == ERROR for m in ms)}
+    for module in sorted(candidates):
+        if module not in graph:
+            continue
+        file = module_file(module)
+        errors = [m for m in by_file.get(file, []) if m.severity == ERROR]
+        if errors:
+            where = f"{file}:{errors[0].line}"
+            detail = f"{errors[0].text.splitlines()[0]} ({where})"
+        else:
+            detail = "; ".join(notes.get(module, [])) or "Lake reported the module failed"
+        header = [m for m in errors if file not in first or m.line < first[file]]
+        infra = bool(header) and "Mathlib" in header[0].text
+        failed[module] = ModuleStatus(module, file, MODULE_FAILED, detail, errors, infra)
+    statuses = list(failed.values())
+    for module in sorted(graph):
+        if module in failed:
+            continue
+        blocker = _failed_import(module, graph, failed)
+        if blocker is not None:
+            statuses.append(ModuleStatus(module, module_file(module), MODULE_BLOCKED,
+                                         f"not built: it imports {blocker}, which failed to "
+                                         "build"))
+        elif module not in built_by_default:
+            statuses.append(ModuleStatus(
+                module, module_file(module), MODULE_NOT_BUILT,
+                f"not built: no library root ({', '.join(roots)}) imports it, and it was not a "
+                "build target"))
+    if returncode not in (0, None) and not failed:
+        unnamed = [c for c in log.failed_captions if c not in graph]
+        statuses.append(ModuleStatus(
+            "", "", MODULE_UNATTRIBUTED,
+            f"lake build failed (exit {returncode}) without naming a module of this project"
+            + (f": {', '.join(unnamed)}" if unnamed else
+               (f": {log.other[-1][:200]}" if log.other else ""))))
+    return statuses
+
+
+def _failed_import(module: str, graph: dict[str, list[str]],
+                   failed: dict[str, ModuleStatus]) -> str | None:
+    """The first failed module among ``module``'s transitive imports (breadth first)."""
+    seen, frontier = {module}, list(graph[module])
+    while frontier:
+        following = []
+        for imported in frontier:
+            if imported in failed:
+                return imported
+            if imported not in seen and imported in graph:
+                seen.add(imported)
+                following.extend(graph[imported])
+        frontier = following
+    return None
 
 
 # -- the whole check -------------------------------------------------------------------------
@@ -280,6 +508,7 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     graph = dependency_graph.build(project, plans)
     records = _records(project, plans, declared, graph)
     result.records = records
+    result.missing_names = [str(m) for m in dependency_graph.missing_names(graph)]
 
     if lake_path is None:
         result.lean_status = NOT_RUN
@@ -291,9 +520,10 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         result.duration_s = time.monotonic() - started
         return result
 
-    progress(f"lake build (timeout {timeout:.0f} s) …")
+    progress(f"{' '.join(['lake', *build_command('lake', project)[1:]])} "
+             f"(timeout {timeout:.0f} s) …")
     with _ticking(progress, "lake build"):
-        build = process.run([lake_path, "build"], project, timeout)
+        build = process.run(build_command(lake_path, project), project, timeout)
     result.build = {"command": list(build.command), "returncode": build.returncode,
                     "seconds": round(build.seconds, 3), "timed_out": build.timed_out,
                     "output_tail": _tail(build.stdout + "\n" + build.stderr)}
@@ -308,37 +538,94 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         result.duration_s = time.monotonic() - started
         return result
     result.lean_status = "ran"
-    result.lean_note = ("lake build succeeded" if build.ok else
-                        f"lake build failed ({build.describe()}); per-file results below")
+    log = parse_build_log(build.stdout + "\n" + build.stderr)
+    result.modules = module_statuses(project, log, build.returncode, declared,
+                                     tuple(build.command[2:]))
+    failed = [m for m in result.modules if m.status == MODULE_FAILED]
+    result.lean_note = ("lake build succeeded" if build.ok and not result.modules else
+                        f"lake build {'failed' if not build.ok else 'left modules unbuilt'} "
+                        f"({build.describe()}; {len(failed)} module(s) failed, "
+                        f"{len(result.modules) - len(failed)} not built)")
+    progress(result.lean_note)
 
-    by_file: dict[str, list[DeclarationResult]] = {}
+    evidence = _build_evidence(records, declared, log, result.modules)
+    audited = [r for r in records if r.verdict == NOT_RUN and r.decl in evidence
+               and evidence[r.decl].module_failure is None and evidence[r.decl].infra is None]
+    _audit(lake_path, project, audited, declared, evidence, timeout, result, progress, jobs)
+    allow = frozenset(allowlist)
     for record in records:
         if record.verdict == NOT_RUN:
-            by_file.setdefault(record.file, []).append(record)
-    first_lines = {}
-    for declaration in declared.values():
-        first_lines[declaration.file] = min(first_lines.get(declaration.file, 10**9),
-                                            declaration.line)
-    ends = _end_lines(declared)
-    done = 0
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(run_lean_file, lake_path, project, relative,
-                               [r.decl for r in file_records], first_lines.get(relative, 1),
-                               timeout): relative
-                   for relative, file_records in by_file.items()}
-        for future in as_completed(futures):
-            relative = futures[future]
-            run = future.result()
-            done += 1
-            for record in by_file[relative]:
-                decide(record, run, frozenset(allowlist), ends.get(record.decl))
-            verdicts = sorted({r.verdict for r in by_file[relative]})
-            progress(f"[{done}/{len(futures)}] {relative}: {', '.join(verdicts)} "
-                     f"({run.seconds:.1f} s)")
+            decide(record, evidence.get(record.decl, Evidence(
+                module_failure="not built: its file is not part of the Lake project")), allow)
     _apply_file_status(records, file_status)
     _explain(records, graph)
     result.duration_s = time.monotonic() - started
     return result
+
+
+def _build_evidence(records: list[DeclarationResult], declared: dict[str, LeanDeclaration],
+                    log: BuildLog, modules: list[ModuleStatus]) -> dict[str, Evidence]:
+    """Each theorem's messages from the build (by position) and its module's failure."""
+    ends = _end_lines(declared)
+    by_module = {m.module: m for m in modules}
+    unattributed = next((m for m in modules if m.status == MODULE_UNATTRIBUTED), None)
+    messages = log.messages
+    found: dict[str, Evidence] = {}
+    for record in records:
+        declaration = declared.get(record.decl)
+        if declaration is None:
+            continue
+        end = ends.get(record.decl)
+        own = tuple(m for m in messages if m.file == declaration.file
+                    and declaration.line <= m.line and (end is None or m.line < end))
+        status = by_module.get(module_name(declaration.file))
+        failure = infra = None
+        if status is not None:
+            if status.infra:
+                infra = ("Mathlib cannot be loaded: run `lake exe cache get` then `lake build` "
+                         f"({status.detail})")
+            elif status.status == MODULE_FAILED:
+                failure = f"its module {status.module} failed to build: {status.detail}"
+            else:
+                failure = status.detail
+        elif unattributed is not None:
+            failure = unattributed.detail
+        found[record.decl] = Evidence(messages=own, module_failure=failure, infra=infra)
+    return found
+
+
+def _audit(lake: str, project: Path, audited: list[DeclarationResult],
+           declared: dict[str, LeanDeclaration], evidence: dict[str, Evidence],
+           timeout: float, result: CheckResult, progress: Progress, jobs: int = 2) -> None:
+    """One audit run for the public theorems, one per file for private ones; fill ``evidence``."""
+    public = [r for r in audited if not declared[r.decl].is_private]
+    private: dict[str, list[DeclarationResult]] = {}
+    for record in audited:
+        if declared[record.decl].is_private:
+            private.setdefault(record.file, []).append(record)
+    tasks = []
+    if public:
+        imports = sorted({module_name(r.file) for r in public})
+        progress(f"audit: #print axioms for {len(public)} theorems of {len(imports)} modules")
+        tasks.append((public, {"imports": imports}))
+    for file, records in sorted(private.items()):
+        tasks.append((records, {"prefix": (project / file).read_text(encoding="utf-8")}))
+    with _ticking(progress, "audit"), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        runs = list(zip([records for records, _ in tasks], pool.map(
+            lambda task: run_audit(lake, project, [r.decl for r in task[0]], timeout,
+                                   **task[1]), tasks)))
+    result.audit = {"runs": [{"command": list(run.command), "theorems": len(records),
+                              "seconds": round(run.seconds, 3), "timed_out": run.timed_out,
+                              "infra": run.infra} for records, run in runs]}
+    for records, run in runs:
+        progress(f"audit: {len(run.axioms)} axiom reports ({run.seconds:.1f} s)")
+        for record in records:
+            axioms = run.axioms.get(record.decl)
+            evidence[record.decl] = Evidence(
+                messages=evidence[record.decl].messages,
+                axioms=tuple(axioms) if axioms is not None else None,
+                missing=record.decl in run.missing, timed_out=run.timed_out, infra=run.infra,
+                seconds=run.seconds)
 
 
 @contextlib.contextmanager
@@ -384,9 +671,16 @@ def _apply_file_status(records: list[DeclarationResult], file_status: dict[str, 
 
 
 def _explain(records: list[DeclarationResult], graph) -> None:
-    failed = {r.decl: r.verdict for r in records if r.verdict in FAILURES}
+    """Name the nearest failed dependency of each failure ("fails because … failed").
+
+    Only failures of their own count as causes: a theorem that is ``error`` because its module
+    failed (or was not built) already says so, and blaming its neighbours would mislead.
+    """
+    consequence = ("its module ", "not built")
+    failed = {r.decl: r.verdict for r in records if r.verdict in FAILURES
+              and not r.detail.startswith(consequence)}
     for record in records:
-        if record.verdict not in FAILURES:
+        if record.verdict not in FAILURES or record.detail.startswith(consequence):
             continue
         causes = dependency_graph.failed_dependencies(graph, record.decl, set(failed))
         record.failed_dependencies = causes

@@ -381,7 +381,8 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
 @click.option("--allow-axiom", "allow", multiple=True, metavar="NAME",
               help="Extend the axiom allowlist (default: propext, Classical.choice, Quot.sound).")
 @click.option("--jobs", default=2, show_default=True, type=click.IntRange(min=1),
-              help="Lean files elaborated in parallel.")
+              help="Audit runs in parallel (one for the public theorems, one per file "
+                   "with private theorems).")
 @click.option("--json", "json_path", metavar="PATH",
               help="Write the JSON report (leanbridge.check/1).")
 @click.option("--junit", "junit_path", metavar="PATH", help="Write a JUnit XML report.")
@@ -393,8 +394,9 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
     \b
     1. `generate --check`: stale or hand-edited generated files;
     2. SymPy re-verifies each family's premises (no Lean needed);
-    3. with a Lean toolchain: `lake build`, then every Lean file is elaborated with
-       `lake env lean --json`, and each theorem's axioms are read with `#print axioms`.
+    3. with a Lean toolchain: `lake build` (the one build: errors and warnings per
+       theorem, failed modules), then one audit file, `lake lean AUDIT -- --json`, with
+       `#print axioms` for every theorem of the built modules.
 
     \b
     Verdict per theorem: proved, sorry, axiom_violation, error, timeout, missing_decl,
@@ -402,8 +404,9 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
 
     \b
     Exit codes (first that applies): 2 usage or input error; 1 something is not proved,
-    stale, tampered or a premise failed; 3 Lean toolchain not found (everything else ran and
-    was reported); 0 every theorem proved.
+    stale, tampered, a premise failed, a module failed to build (or the build failed), or a
+    Lean name leanbridge references is missing from lean/ (also without Lean); 3 Lean
+    toolchain not found (everything else ran and was reported); 0 every theorem proved.
 
     In GitHub Actions (GITHUB_ACTIONS=true) failures are also printed as annotations, and a
     Markdown table is appended to $GITHUB_STEP_SUMMARY.

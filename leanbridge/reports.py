@@ -1,8 +1,10 @@
 """Reports of a check, all from one :class:`~leanbridge.check.CheckResult`.
 
-* a terminal summary (family × argument × verdict, then the library, then what Lean did);
+* a terminal summary (family × argument × verdict, then the library, then what Lean did —
+  modules that failed or were not built, names leanbridge references that ``lean/`` lacks);
 * JSON (schema ``leanbridge.check/1``, see ``leanbridge/schemas/check-1.schema.json``);
-* JUnit XML (one test case per declaration);
+* JUnit XML (one test case per declaration; a ``modules`` suite for modules that did not
+  build, a ``names`` suite for missing Lean names);
 * GitHub Actions annotations (``::error file=…,line=…::…``) and a Markdown step summary.
 
 Report files are written atomically.
@@ -65,6 +67,15 @@ def terminal(result: CheckResult) -> str:
         if record.verdict in FAILURES:
             where = f"{record.file}:{record.line}" if record.line else record.file
             lines.append(f"  {record.verdict:15s} {record.decl} ({where}): {record.detail}")
+    if result.missing_names:
+        lines.append("")
+        lines.append(f"Missing Lean names: {len(result.missing_names)}")
+        lines.extend(f"  missing   {name}" for name in result.missing_names)
+    if result.modules:
+        lines.append("")
+        lines.append(f"Modules not built: {len(result.modules)}")
+        lines.extend(f"  {m.status:9s} {m.module or '(build)'}: {m.detail}"
+                     for m in result.modules)
     lines.append("")
     if result.lean_status == NOT_RUN:
         lines.append(f"Lean: {result.lean_note}")
@@ -103,6 +114,23 @@ def to_junit(result: CheckResult) -> str:
                 failure = ET.SubElement(case, "failure", type=record.verdict,
                                         message=record.detail or record.verdict)
                 failure.text = "\n".join(m.text for m in record.messages) or record.detail
+    if result.modules:
+        suite = ET.SubElement(root, "testsuite", name="modules", tests=str(len(result.modules)),
+                              failures=str(len(result.modules)), errors="0", skipped="0")
+        for module in result.modules:
+            case = ET.SubElement(suite, "testcase", name=module.module or "lake build",
+                                 classname=f"modules.{module.status}", file=module.file,
+                                 time="0.000")
+            failure = ET.SubElement(case, "failure", type=module.status, message=module.detail)
+            failure.text = "\n".join(m.text for m in module.messages) or module.detail
+    if result.missing_names:
+        suite = ET.SubElement(root, "testsuite", name="names",
+                              tests=str(len(result.missing_names)),
+                              failures=str(len(result.missing_names)), errors="0", skipped="0")
+        for name in result.missing_names:
+            case = ET.SubElement(suite, "testcase", name=name.split(" ", 1)[0],
+                                 classname="names.missing", time="0.000")
+            ET.SubElement(case, "failure", type="missing_name", message=name)
     ET.indent(root)
     return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
@@ -133,6 +161,17 @@ def github_annotations(result: CheckResult, root: str = "") -> list[str]:
         properties.append(f"title={_escape_property('leanbridge: ' + record.verdict)}")
         text = errors[0].text if errors else record.detail or record.verdict
         out.append(f"::{level} {','.join(properties)}::{_escape_data(record.decl + ': ' + text)}")
+    for module in result.modules:
+        properties = [f"file={_escape_property(prefix + module.file)}"] if module.file else []
+        first = module.messages[0] if module.messages else None
+        if first is not None:
+            properties.append(f"line={first.line}")
+        properties.append(f"title={_escape_property('leanbridge: module ' + module.status)}")
+        text = first.text if first is not None else module.detail
+        out.append(f"::error {','.join(properties)}::"
+                   f"{_escape_data((module.module or 'lake build') + ': ' + text)}")
+    for name in result.missing_names:
+        out.append(f"::error title=leanbridge%3A missing Lean name::{_escape_data(name)}")
     for premise in result.premises:
         if premise.status == PREMISE_FAILED:
             out.append(f"::error title=leanbridge premise::{_escape_data(premise.family)} "
@@ -149,6 +188,14 @@ def step_summary(result: CheckResult) -> str:
         mark = _SYMBOL.get(record.verdict, "❌")
         lines.append(f"| {record.family} | {_argument(record)} | "
                      f"`{record.decl.rsplit('.', 1)[-1]}` | {mark} {record.verdict} |")
+    if result.modules:
+        lines += ["", "### Modules that did not build", "", "| module | status | detail |",
+                  "|---|---|---|"]
+        lines += [f"| `{m.module or 'lake build'}` | {m.status} | "
+                  f"{m.detail.replace('|', '∣')} |" for m in result.modules]
+    if result.missing_names:
+        lines += ["", "### Lean names missing from lean/", ""]
+        lines += [f"- {name}" for name in result.missing_names]
     counts = summary(result.records)
     lines += ["", "Totals: " + ", ".join(f"{n} {v}" for v, n in counts.items()
                                          if n and v != "total") + f"; exit {result.exit_code}."]

@@ -2,10 +2,13 @@
 
 Verdicts (``leanbridge.check/1``):
 
-``proved``          elaborated without error, axioms ⊆ allowlist (by ``#print axioms``)
-``sorry``           ``sorryAx`` among its axioms (decided by axioms, never by message text)
+``proved``          its module built, no error in it, axioms ⊆ allowlist (by ``#print axioms``)
+``sorry``           ``sorryAx`` among its axioms (which follow every dependency), or Lean's
+                    "declaration uses sorry" warning inside it (it never makes a theorem proved)
 ``axiom_violation`` an axiom outside the allowlist
-``error``           an error message inside the declaration (or its file cannot be elaborated)
+``error``           an error message inside the declaration, or its module failed to build, or
+                    it imports a module that did (Lake does not build it), or no library root
+                    imports its module
 ``timeout``         a wall-clock kill, or Lean's own heartbeat limit (the detail says which)
 ``missing_decl``    leanbridge expects it, Lean's environment does not have it
 ``stale``           its generated file is out of date or missing (``leanbridge generate``)
@@ -81,48 +84,63 @@ class DeclarationResult:
 
 
 @dataclass(frozen=True)
-class FileRun:
-    """What one Lean run over a file said (``None`` fields: that part did not happen)."""
+class Evidence:
+    """What Lean said about one theorem, gathered by the check (``None``: that part did not happen).
 
-    messages: list[Message]
-    axioms: dict[str, list[str]]
-    missing: set[str]                # names Lean reported as unknown constants
+    ``module_failure``: its module failed to build, or imports one that did (the message says
+    which). ``messages``: the build's messages inside the declaration. ``axioms``: the answer of
+    ``#print axioms`` in the audit run (``None`` when there is none). ``missing``: the audit
+    reported the constant unknown. ``timed_out`` / ``infra``: the Lean process that had to
+    answer was killed / failed around the proofs.
+    """
+
+    messages: tuple[Message, ...] = ()
+    axioms: tuple[str, ...] | None = None
+    module_failure: str | None = None
+    missing: bool = False
     timed_out: bool = False
-    infra: str | None = None         # why the run says nothing about the proofs
-    header_error: str | None = None  # an error in the import header (the file cannot load)
-    seconds: float = 0.0
+    infra: str | None = None
+    seconds: float | None = None
 
 
-def decide(record: DeclarationResult, run: FileRun, allowlist: frozenset[str],
-           end_line: int | None) -> None:
-    """Set ``record.verdict``/``detail``/``axioms``/``messages`` from the file's Lean run."""
-    start = record.line or 0
-    record.messages = [m for m in run.messages
-                       if start <= m.line and (end_line is None or m.line < end_line)]
-    record.time_s = round(run.seconds, 3)
-    record.axioms = run.axioms.get(record.decl)
-    errors = [m for m in record.messages if m.severity == ERROR]
-    if run.infra is not None:
-        record.verdict, record.detail = INFRA_ERROR, run.infra
-    elif run.timed_out:
-        record.verdict, record.detail = TIMEOUT, "wall-clock: the Lean process was killed"
-    elif any(m.is_heartbeat_timeout for m in errors):
-        record.verdict, record.detail = TIMEOUT, "heartbeats: Lean's deterministic limit"
-    elif errors:
-        record.verdict, record.detail = ERROR_VERDICT, errors[0].text.splitlines()[0]
-    elif run.header_error is not None:
-        record.verdict, record.detail = ERROR_VERDICT, run.header_error
-    elif record.decl in run.missing:
-        record.verdict, record.detail = MISSING_DECL, "Lean's environment has no such constant"
-    elif record.axioms is None:
-        record.verdict, record.detail = INFRA_ERROR, "no axiom report for this declaration"
-    elif "sorryAx" in record.axioms:
-        record.verdict, record.detail = SORRY, "depends on sorryAx"
-    elif set(record.axioms) - allowlist:
-        extra = ", ".join(sorted(set(record.axioms) - allowlist))
-        record.verdict, record.detail = AXIOM_VIOLATION, f"axioms outside the allowlist: {extra}"
-    else:
-        record.verdict, record.detail = PROVED, ""
+def decide(record: DeclarationResult, evidence: Evidence, allowlist: frozenset[str]) -> None:
+    """Set ``record.verdict``/``detail``/``axioms``/``messages`` from the evidence.
+
+    The first rule that applies wins; ``proved`` only when every other rule is excluded:
+    infra_error > timeout (wall-clock, then heartbeats) > error (own error message, then module
+    failure) > missing_decl > infra_error (no axiom report) > sorry (``sorryAx``, or Lean's
+    "declaration uses sorry" warning) > axiom_violation > proved.
+    """
+    record.messages = list(evidence.messages)
+    record.time_s = round(evidence.seconds, 3) if evidence.seconds is not None else None
+    record.axioms = list(evidence.axioms) if evidence.axioms is not None else None
+    record.verdict, record.detail = _verdict(evidence, allowlist)
+
+
+def _verdict(evidence: Evidence, allowlist: frozenset[str]) -> tuple[str, str]:
+    errors = [m for m in evidence.messages if m.severity == ERROR]
+    if evidence.infra is not None:
+        return INFRA_ERROR, evidence.infra
+    if evidence.timed_out:
+        return TIMEOUT, "wall-clock: the Lean process was killed"
+    if any(m.is_heartbeat_timeout for m in errors):
+        return TIMEOUT, "heartbeats: Lean's deterministic limit"
+    if errors:
+        return ERROR_VERDICT, errors[0].text.splitlines()[0]
+    if evidence.module_failure is not None:
+        return ERROR_VERDICT, evidence.module_failure
+    if evidence.missing:
+        return MISSING_DECL, "Lean's environment has no such constant"
+    if evidence.axioms is None:
+        return INFRA_ERROR, "no axiom report for this declaration"
+    if "sorryAx" in evidence.axioms:
+        return SORRY, "depends on sorryAx"
+    if any(m.is_sorry_warning for m in evidence.messages):
+        return SORRY, "Lean warned: declaration uses sorry"
+    extra = sorted(set(evidence.axioms) - allowlist)
+    if extra:
+        return AXIOM_VIOLATION, f"axioms outside the allowlist: {', '.join(extra)}"
+    return PROVED, ""
 
 
 def summary(records: list[DeclarationResult]) -> dict[str, int]:

@@ -5,11 +5,12 @@ small Python script that prints canned `lean --json` lines. It is not Lean and p
 it only lets the driver's parsing, timeouts and verdicts be tested on machines without Lean.
 """
 
+import dataclasses
 import json
 import os
 import shutil
 import stat
-import textwrap
+import sys
 import time
 import xml.etree.ElementTree as ET
 from importlib import resources
@@ -17,65 +18,22 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import sympy
 from click.testing import CliRunner
 
 from leanbridge.atomic import atomic_write
 from leanbridge.check import UsageError, run_check
 from leanbridge.cli import main
-from leanbridge.lean.messages import parse_axioms, parse_json_messages
-from leanbridge.reports import github_annotations, step_summary, to_json, to_junit
+from leanbridge.lean.messages import parse_axioms
+from leanbridge import check as check_module
+from leanbridge.reports import github_annotations, step_summary, terminal, to_json, to_junit
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAN = ROOT / "lean"
 SCHEMA = json.loads(resources.files("leanbridge").joinpath(
     "schemas/check-1.schema.json").read_text(encoding="utf-8"))
 
-STANDIN = textwrap.dedent('''\
-    #!{python}
-    """STAND-IN for lake, written by leanbridge's tests. Not Lean: it prints canned output."""
-    import json, os, re, subprocess, sys, time
-    scenario = json.load(open(os.environ["STANDIN_SCENARIO"]))
-    args = sys.argv[1:]
-    if args == ["--version"]:
-        print("stand-in lake for leanbridge tests (not Lean)")
-        sys.exit(0)
-    if args[:1] == ["build"]:
-        build = scenario.get("build", {{}})
-        time.sleep(build.get("sleep", 0))
-        print(build.get("stdout", "Build completed successfully."))
-        sys.exit(build.get("returncode", 0))
-    if args[:3] == ["env", "lean", "--json"]:
-        path = args[3]
-        spec = scenario.get("files", {{}}).get(os.path.basename(path), {{}})
-        if spec.get("sleep"):
-            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-            open(os.environ["STANDIN_PIDS"], "a").write(f"{{child.pid}}\\n")
-            time.sleep(spec["sleep"])
-        if spec.get("garbage"):
-            print("PANIC at Lean.Elab something went wrong <not json>")
-            sys.exit(1)
-        def emit(line, severity, text):
-            print(json.dumps({{"fileName": path, "pos": {{"line": line, "column": 0}},
-                              "endPos": {{"line": line, "column": 4}}, "severity": severity,
-                              "data": text, "kind": ""}}))
-        for error in spec.get("errors", []):
-            emit(error["line"], "error", error["text"])
-        for number, line in enumerate(open(path).read().splitlines(), start=1):
-            match = re.match(r"#print axioms (\\S+)", line)
-            if not match:
-                continue
-            name = match.group(1)
-            if name in spec.get("missing", []):
-                emit(number, "error", f"unknown constant '{{name}}'")
-                continue
-            default = ["propext", "Classical.choice", "Quot.sound"]
-            axioms = spec.get("axioms", {{}}).get(name, default)
-            text = (f"'{{name}}' depends on axioms: [{{', '.join(axioms)}}]" if axioms
-                    else f"'{{name}}' does not depend on any axioms")
-            emit(number, "information", text)
-        sys.exit(1 if spec.get("errors") else 0)
-    sys.exit(f"stand-in lake: unexpected arguments {{args}}")
-''')
+STANDIN = Path(__file__).with_name("lake_standin.py")
 
 
 @pytest.fixture
@@ -87,19 +45,24 @@ def project(tmp_path):
 
 @pytest.fixture
 def standin(tmp_path, monkeypatch):
-    """Write the stand-in `lake` and return a function that sets its scenario."""
+    """Write a `lake` that runs the stand-in, and return a function setting its scenario."""
     script = tmp_path / "standin-lake"
-    script.write_text(STANDIN.format(python=shutil.which("python3") or "/usr/bin/env python3"))
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {STANDIN} \"$@\"\n")
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
     scenario_file = tmp_path / "scenario.json"
     monkeypatch.setenv("STANDIN_SCENARIO", str(scenario_file))
     monkeypatch.setenv("STANDIN_PIDS", str(tmp_path / "pids"))
+    monkeypatch.setenv("STANDIN_LOG", str(tmp_path / "lake-calls.jsonl"))
 
     def set_scenario(**scenario):
         scenario_file.write_text(json.dumps(scenario))
         return str(script)
 
     return set_scenario
+
+
+def lake_calls(tmp_path):
+    return [json.loads(line) for line in (tmp_path / "lake-calls.jsonl").read_text().splitlines()]
 
 
 def by_decl(result):
@@ -155,84 +118,241 @@ def test_bad_lake_path_is_a_usage_error(project):
 
 # -- with the stand-in -------------------------------------------------------------------------
 
-def test_all_proved_exits_0(project, standin):
+ACT = "SkipAbsorption/Activations.lean"
+RELU2_DEGREE = "SkipAbsorption.Families.relu2_not_absorbable_degree"
+
+
+def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_path):
     lake = standin()
     result = run_check(project, lake=lake, timeout=60)
-    assert result.lean_status == "ran"
+    assert result.lean_status == "ran" and not result.modules
     assert {r.verdict for r in result.records} == {"proved"}
     assert result.exit_code == 0
     data = validate(result)
     assert data["toolchain"]["lake_version"].startswith("stand-in lake")
-    record = by_decl(result)["SkipAbsorption.Families.relu2_not_absorbable_degree"]
+    record = by_decl(result)[RELU2_DEGREE]
     assert record.axioms == ["propext", "Classical.choice", "Quot.sound"]
     assert record.family == "relu2" and record.argument == "degree"
+    calls = [c for c in lake_calls(tmp_path) if c != ["--version"]]
+    # One build, one audit elaborated with the package's options (lakefile [leanOptions]).
+    assert calls[0] == ["build"] and len(calls) == 2
+    assert calls[1][0] == "lean" and calls[1][1].endswith("LeanbridgeAudit.lean")
+    assert calls[1][2:] == ["--", "--json", "-DautoImplicit=false"]
+    assert not Path(calls[1][1]).exists(), "the audit file is temporary"
+    assert data["lean"]["audit"]["runs"][0]["command"][-4:] == calls[1][-4:]
 
 
-def test_error_is_placed_in_its_declaration_and_explains_dependents(project, standin):
-    line = _line(project, "SkipAbsorption/Activations.lean", "theorem relu2_posHomogeneous") + 2
-    lake = standin(files={"Activations.lean": {"errors": [
-        {"line": line, "text": "unsolved goals\n⊢ max (t * z) 0 ^ 2 = t ^ 2 * max z 0 ^ 2"}]}})
+def test_audit_file_imports_built_modules_and_prints_every_theorem(project):
+    text, first = check_module.audit_text(["SkipAbsorption.Degree", "SkipAbsorption.Parity"],
+                                          ["SkipAbsorption.a", "SkipAbsorption.b"])
+    lines = text.splitlines()
+    assert lines[:2] == ["import SkipAbsorption.Degree", "import SkipAbsorption.Parity"]
+    assert lines[first - 1:] == ["#print axioms SkipAbsorption.a",
+                                 "#print axioms SkipAbsorption.b"]
+    assert not any(line.startswith("module") for line in lines)  # #print axioms refuses modules
+
+
+def test_error_is_placed_in_its_declaration_and_fails_its_module(project, standin):
+    line = _line(project, ACT, "theorem relu2_posHomogeneous") + 2
+    lake = standin(errors={ACT: [
+        {"line": line, "text": "unsolved goals\n⊢ max (t * z) 0 ^ 2 = t ^ 2 * max z 0 ^ 2"}]})
     result = run_check(project, lake=lake, timeout=60)
     records = by_decl(result)
     failed = records["SkipAbsorption.relu2_posHomogeneous"]
     assert failed.verdict == "error" and failed.detail == "unsolved goals"
-    assert failed.messages[0].file == "SkipAbsorption/Activations.lean"
-    assert records["SkipAbsorption.relu3_posHomogeneous"].verdict == "proved"
+    assert failed.messages[0].file == ACT and failed.messages[0].line == line
+    # Same module, no message of its own: the module failed, so it is not proved.
+    sibling = records["SkipAbsorption.relu3_posHomogeneous"]
+    assert sibling.verdict == "error"
+    assert sibling.detail.startswith("its module SkipAbsorption.Activations failed to build: "
+                                     "unsolved goals")
+    # Importers are not built by Lake: error, naming the failed import.
+    dependent = records[RELU2_DEGREE]
+    assert dependent.verdict == "error"
+    assert "it imports SkipAbsorption.Activations, which failed to build" in dependent.detail
+    assert records["SkipAbsorption.not_absorbable_of_posHomogeneous"].verdict == "proved"
+    modules = {m.module: m.status for m in result.modules}
+    assert modules["SkipAbsorption.Activations"] == "failed"
+    assert modules["SkipAbsorption.Families.Relu2"] == "blocked"
+    assert modules["SkipAbsorption"] == "blocked"
     assert result.exit_code == 1
     annotations = github_annotations(result, root="lean")
     assert any(a.startswith("::error file=lean/SkipAbsorption/Activations.lean,line=")
                and "unsolved goals%0A" in a for a in annotations)
 
 
-def test_failure_of_a_dependency_is_named(project, standin):
-    lake = standin(files={"Relu2.lean": {"missing": [
-        "SkipAbsorption.Families.relu2_not_absorbable_degree"]},
-        "Activations.lean": {"axioms": {"SkipAbsorption.relu2_posHomogeneous": ["sorryAx"]}}})
+def test_failed_module_without_theorems_is_never_green(project, standin, tmp_path):
+    """A failing file with no theorem (here Audit.lean) fails only through the build."""
+    audit = "SkipAbsorption/Audit.lean"
+    lake = standin(errors={audit: [{"line": 20, "text": "unknown constant 'SkipAbsorption.x'"}]})
     result = run_check(project, lake=lake, timeout=60)
-    record = by_decl(result)["SkipAbsorption.Families.relu2_not_absorbable_degree"]
+    assert {r.verdict for r in result.records} == {"proved"}   # no theorem is in Audit.lean
+    assert result.build_failed and result.exit_code == 1
+    failed = [m for m in result.modules if m.status == "failed"]
+    assert [m.module for m in failed] == ["SkipAbsorption.Audit"]
+    assert failed[0].detail == f"unknown constant 'SkipAbsorption.x' ({audit}:20)"
+    data = validate(result)
+    assert data["exit_code"] == 1
+    assert {m["module"]: m["status"] for m in data["lean"]["modules"]} == {
+        "SkipAbsorption.Audit": "failed", "SkipAbsorption": "blocked"}
+    text = terminal(result)
+    assert "failed    SkipAbsorption.Audit" in text and "exit 1" in text
+    suites = {s.get("name"): s for s in ET.fromstring(to_junit(result)).findall("testsuite")}
+    assert suites["modules"].get("failures") == "2"
+    assert any(a.startswith("::error file=lean/SkipAbsorption/Audit.lean,line=20")
+               for a in github_annotations(result, root="lean"))
+    assert "| `SkipAbsorption.Audit` | failed |" in step_summary(result)
+    cli = CliRunner().invoke(main, ["check", "--project", str(project), "--lake", lake,
+                                    "--quiet", "--json", str(tmp_path / "r.json")])
+    assert cli.exit_code == 1
+
+
+def test_build_failure_naming_no_module_fails_every_theorem(project, standin):
+    lake = standin(build={"fail_captions": ["mathlib:extraDep"]})
+    result = run_check(project, lake=lake, timeout=60)
+    assert {r.verdict for r in result.records} == {"error"}
+    assert all("without naming a module of this project: mathlib:extraDep" in r.detail
+               for r in result.records)
+    assert result.exit_code == 1
+    validate(result)
+
+
+def test_nonzero_build_exit_with_a_clean_log_is_not_green(project, standin):
+    result = run_check(project, lake=standin(build={"returncode": 1}), timeout=60)
+    assert result.exit_code == 1 and result.build_failed
+    assert {r.verdict for r in result.records} == {"error"}
+
+
+def test_sorry_follows_the_dependency_graph(project, standin):
+    """A theorem using a `sorry` theorem lists sorryAx too (as `#print axioms` does)."""
+    activations = project / ACT
+    text = activations.read_text()
+    proof = ("  intro t ht z\n  show (max (t * z) 0) ^ 2 = t ^ 2 * (max z 0) ^ 2\n"
+             "  rw [max_zero_mul_of_pos ht z]\n  ring\n")
+    assert proof in text
+    activations.write_text(text.replace(proof, "  so" + "rry\n", 1))
+    result = run_check(project, lake=standin(), timeout=60)
+    records = by_decl(result)
+    hole = records["SkipAbsorption.relu2_posHomogeneous"]
+    assert hole.verdict == "sorry"
+    assert hole.axioms == ["propext", "sorryAx", "Classical.choice", "Quot.sound"]
+    assert [m.text for m in hole.messages] == ["declaration uses `sorry`"]
+    dependent = records[RELU2_DEGREE]
+    assert dependent.verdict == "sorry" and "sorryAx" in dependent.axioms
+    assert not dependent.messages          # Lean warns only where the sorry is written
+    assert dependent.failed_dependencies[0] == "SkipAbsorption.relu2_posHomogeneous"
+    assert records["SkipAbsorption.relu3_posHomogeneous"].verdict == "proved"
+    assert result.exit_code == 1
+
+
+def test_sorry_is_decided_by_axioms_not_by_message_text(project, standin):
+    lake = standin(axioms={"SkipAbsorption.not_absorbable_of_posHomogeneous":
+                           ["propext", "sorryAx"]})
+    result = run_check(project, lake=lake, timeout=60)
+    record = by_decl(result)["SkipAbsorption.not_absorbable_of_posHomogeneous"]
+    assert record.verdict == "sorry" and not record.messages
+    assert by_decl(result)[RELU2_DEGREE].verdict == "sorry"
+    assert result.exit_code == 1
+    warnings = [a for a in github_annotations(result) if a.startswith("::warning")]
+    assert any("not_absorbable_of_posHomogeneous" in a for a in warnings)
+
+
+def test_failure_of_a_dependency_is_named(project, standin):
+    lake = standin(audit={"missing": [RELU2_DEGREE]},
+                   axioms={"SkipAbsorption.relu2_posHomogeneous": ["sorryAx"]})
+    result = run_check(project, lake=lake, timeout=60)
+    record = by_decl(result)[RELU2_DEGREE]
     assert record.verdict == "missing_decl"
     assert "fails because SkipAbsorption.relu2_posHomogeneous failed (sorry)" in record.detail
     assert record.failed_dependencies[0] == "SkipAbsorption.relu2_posHomogeneous"
 
 
-def test_sorry_is_decided_by_axioms_not_by_message_text(project, standin):
-    lake = standin(files={"Degree.lean": {"axioms": {
-        "SkipAbsorption.not_absorbable_of_posHomogeneous": ["propext", "sorryAx"]}}})
-    result = run_check(project, lake=lake, timeout=60)
-    record = by_decl(result)["SkipAbsorption.not_absorbable_of_posHomogeneous"]
-    assert record.verdict == "sorry" and not record.messages
-    assert result.exit_code == 1
-    dependents = by_decl(result)["SkipAbsorption.Families.relu2_not_absorbable_degree"]
-    assert dependents.verdict == "proved"  # its own axioms (canned) are clean
-    warnings = [a for a in github_annotations(result) if a.startswith("::warning")]
-    assert any("not_absorbable_of_posHomogeneous" in a for a in warnings)
-
-
 def test_axiom_outside_allowlist_and_allow_axiom(project, standin):
-    lake = standin(files={"Parity.lean": {"axioms": {
-        "SkipAbsorption.absorbable_of_sCondition": ["propext", "Lean.ofReduceBool"]}}})
+    lake = standin(axioms={
+        "SkipAbsorption.absorbable_of_sCondition": ["propext", "Lean.ofReduceBool"]})
     result = run_check(project, lake=lake, timeout=60)
-    assert by_decl(result)["SkipAbsorption.absorbable_of_sCondition"].verdict == \
-        "axiom_violation"
+    record = by_decl(result)["SkipAbsorption.absorbable_of_sCondition"]
+    assert record.verdict == "axiom_violation" and "Lean.ofReduceBool" in record.detail
     allowed = run_check(project, lake=lake, timeout=60, allow=("Lean.ofReduceBool",))
     assert by_decl(allowed)["SkipAbsorption.absorbable_of_sCondition"].verdict == "proved"
     assert "Lean.ofReduceBool" in allowed.allowlist
 
 
+def test_long_axiom_lists_are_wrapped_and_ordered_as_lean_does(project, standin, tmp_path):
+    many = ["Quot.sound", "sorryAx", "Classical.choice", "propext", "My.Very.Long.axiomName",
+            "Another.long_axiom_name_here", "zz_axiom"]
+    lake = standin(axioms={"SkipAbsorption.absorbable_of_sCondition": many})
+    record = by_decl(run_check(project, lake=lake, timeout=60, allow=tuple(many)))[
+        "SkipAbsorption.absorbable_of_sCondition"]
+    # Name.lt: fewer components first, then component by component.
+    assert record.axioms == ["propext", "sorryAx", "zz_axiom", "Another.long_axiom_name_here",
+                             "Classical.choice", "Quot.sound", "My.Very.Long.axiomName"]
+    assert record.verdict == "sorry"
+    sys.path.insert(0, str(STANDIN.parent))
+    try:
+        import lake_standin
+    finally:
+        sys.path.remove(str(STANDIN.parent))
+    wrapped = lake_standin.print_axioms("SkipAbsorption.absorbable_of_sCondition", many)
+    assert "\n " in wrapped and parse_axioms(wrapped)[
+        "SkipAbsorption.absorbable_of_sCondition"] == record.axioms
+
+
+def test_private_theorem_is_audited_in_a_copy_of_its_file(project, standin, tmp_path):
+    parity = project / "SkipAbsorption" / "Parity.lean"
+    text = parity.read_text()
+    marker = "end SkipAbsorption"
+    assert text.rstrip().endswith(marker)
+    extra = ("/-- A private helper (test). -/\nprivate theorem zz_private_fact : (1 : ℕ) = 1 := "
+             "rfl\n\n/-- Another (test). -/\nprivate theorem zz_private_hole : (2 : ℕ) = 2 := "
+             "by\n  so" + "rry\n\n")
+    parity.write_text(text.rstrip()[:-len(marker)] + extra + marker + "\n")
+    result = run_check(project, lake=standin(), timeout=60)
+    records = by_decl(result)
+    assert records["SkipAbsorption.zz_private_fact"].verdict == "proved"
+    assert records["SkipAbsorption.zz_private_hole"].verdict == "sorry"
+    lean_calls = [c for c in lake_calls(tmp_path) if c[:1] == ["lean"]]
+    assert len(lean_calls) == 2       # the public audit, and the copy of Parity.lean
+    assert result.exit_code == 1
+
+
+def test_module_outside_the_library_is_built_as_an_extra_target(project, standin, tmp_path):
+    orphan = project / "SkipAbsorption" / "Stray.lean"
+    orphan.write_text("import SkipAbsorption.Defs\n\nnamespace SkipAbsorption\n\n"
+                      "/-- Not imported by the root. -/\ntheorem stray_fact : (1 : ℕ) = 1 := rfl"
+                      "\n\nend SkipAbsorption\n")
+    result = run_check(project, lake=standin(), timeout=60)
+    assert by_decl(result)["SkipAbsorption.stray_fact"].verdict == "proved"
+    builds = [c for c in lake_calls(tmp_path) if c[:1] == ["build"]]
+    assert builds == [["build", "SkipAbsorption", "SkipAbsorption.Stray"]]
+    assert not result.modules and result.exit_code == 0
+
+
+def test_user_family_is_built_and_checked_with_lean(project, standin, tmp_path):
+    assert CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                     "Max(z,0)**3", "--name", "relu_cubed"]).exit_code == 0
+    result = run_check(project, lake=standin(), timeout=60)
+    mine = [r for r in result.records if r.family == "relu_cubed"]
+    assert mine and {r.verdict for r in mine} == {"proved"}
+    builds = [c for c in lake_calls(tmp_path) if c[:1] == ["build"]]
+    assert len(builds) == 1 and "SkipAbsorption.Families.ReluCubed" in builds[0]
+    assert result.exit_code == 0
+
+
 def test_heartbeat_timeout_is_reported_apart_from_wall_clock(project, standin):
     line = _line(project, "SkipAbsorption/Depth.lean", "theorem isLittleO_of_posHomogeneous") + 3
-    lake = standin(files={"Depth.lean": {"errors": [{"line": line, "text":
+    lake = standin(errors={"SkipAbsorption/Depth.lean": [{"line": line, "text":
         "(deterministic) timeout at `whnf`, maximum number of heartbeats (200000) has been "
-        "reached"}]}})
+        "reached"}]})
     record = by_decl(run_check(project, lake=lake, timeout=60))[
         "SkipAbsorption.isLittleO_of_posHomogeneous"]
     assert record.verdict == "timeout" and record.detail.startswith("heartbeats")
 
 
 def test_wall_clock_timeout_kills_the_process_group(project, standin, tmp_path):
-    lake = standin(files={"Parity.lean": {"sleep": 30}})
+    lake = standin(audit={"sleep": 30})
     started = time.monotonic()
-    result = run_check(project, lake=lake, timeout=2)
+    result = run_check(project, lake=lake, timeout=4)
     assert time.monotonic() - started < 25
     record = by_decl(result)["SkipAbsorption.not_absorbable_of_even"]
     assert record.verdict == "timeout" and record.detail.startswith("wall-clock")
@@ -243,45 +363,44 @@ def test_wall_clock_timeout_kills_the_process_group(project, standin, tmp_path):
 
 
 def test_garbage_output_is_an_infrastructure_error(project, standin):
-    lake = standin(files={"Gaussian.lean": {"garbage": True}})
-    record = by_decl(run_check(project, lake=lake, timeout=60))[
+    record = by_decl(run_check(project, lake=standin(audit={"garbage": True}), timeout=60))[
         "SkipAbsorption.cdf_gaussianReal_neg"]
     assert record.verdict == "infra_error" and "without reporting an error" in record.detail
 
 
 def test_mathlib_import_failure_is_infrastructure_not_proof(project, standin):
-    lake = standin(files={"Activations.lean": {"errors": [{"line": 1, "text":
-        "unknown module prefix 'Mathlib'\n\nNo directory 'Mathlib' or file 'Mathlib.olean'"}]}})
+    lake = standin(errors={ACT: [{"line": 1, "text":
+        "unknown module prefix 'Mathlib'\n\nNo directory 'Mathlib' or file 'Mathlib.olean'"}]})
     result = run_check(project, lake=lake, timeout=60)
-    records = [r for r in result.records if r.file == "SkipAbsorption/Activations.lean"]
+    records = [r for r in result.records if r.file == ACT]
     assert records and {r.verdict for r in records} == {"infra_error"}
     assert "lake exe cache get" in records[0].detail
-    assert by_decl(result)["SkipAbsorption.Families.relu_eq_sympy"].verdict == "proved"
-
-
-def test_project_file_that_cannot_load_is_an_error(project, standin):
-    lake = standin(files={"Relu2.lean": {"errors": [{"line": 4, "text":
-        "object file .lake/build/lib/lean/SkipAbsorption/Degree.olean of module "
-        "SkipAbsorption.Degree does not exist"}]}})
-    records = [r for r in run_check(project, lake=lake, timeout=60).records
-               if r.file.endswith("Relu2.lean")]
-    assert {r.verdict for r in records} == {"error"}
-    assert records[0].detail.startswith("the file cannot be loaded")
+    assert by_decl(result)["SkipAbsorption.Families.relu_eq_sympy"].verdict == "error"
+    assert result.exit_code == 1
+    unloadable = run_check(project, lake=standin(audit={"unloadable": ["Mathlib"]}), timeout=60)
+    assert {r.verdict for r in unloadable.records} == {"infra_error"}
+    assert "Mathlib cannot be loaded" in unloadable.records[0].detail
 
 
 def test_build_timeout_marks_everything(project, standin):
-    lake = standin(build={"sleep": 30})
-    result = run_check(project, lake=lake, timeout=2)
+    result = run_check(project, lake=standin(build={"sleep": 30}), timeout=2)
     assert result.lean_status == "build_timeout"
     assert {r.verdict for r in result.records} == {"timeout"}
     assert result.exit_code == 1
     validate(result)
 
 
+def test_ansi_coloured_build_output_is_parsed(project, standin):
+    line = _line(project, ACT, "theorem relu2_posHomogeneous") + 2
+    lake = standin(build={"ansi": True}, errors={ACT: [{"line": line, "text": "boom"}]})
+    record = by_decl(run_check(project, lake=lake, timeout=60))[
+        "SkipAbsorption.relu2_posHomogeneous"]
+    assert record.verdict == "error" and record.detail == "boom"
+
+
 def test_cli_exit_code_junit_annotations_and_step_summary(project, standin, tmp_path,
                                                           monkeypatch):
-    lake = standin(files={"Degree.lean": {"axioms": {
-        "SkipAbsorption.not_absorbable_of_posHomogeneous": ["sorryAx"]}}})
+    lake = standin(axioms={"SkipAbsorption.not_absorbable_of_posHomogeneous": ["sorryAx"]})
     summary = tmp_path / "summary.md"
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
@@ -293,7 +412,7 @@ def test_cli_exit_code_junit_annotations_and_step_summary(project, standin, tmp_
     assert summary.read_text().startswith("## leanbridge check")
     root = ET.parse(junit).getroot()
     failures = root.findall(".//testcase/failure")
-    assert [f.get("type") for f in failures] == ["sorry"]
+    assert failures and {f.get("type") for f in failures} == {"sorry"}
 
 
 def test_step_summary_marks_verdicts(project, standin):
@@ -303,22 +422,6 @@ def test_step_summary_marks_verdicts(project, standin):
 
 
 # -- parsing and writing ---------------------------------------------------------------------
-
-def test_parse_json_messages_keeps_garbage_apart():
-    output = ('{"fileName": "F.lean", "pos": {"line": 3, "column": 2}, "endPos": null, '
-              '"severity": "error", "data": "boom", "kind": "x"}\n'
-              "not json at all\n[1, 2]\n")
-    messages, other = parse_json_messages(output)
-    assert [(m.line, m.severity, m.text) for m in messages] == [(3, "error", "boom")]
-    assert other == ["not json at all", "[1, 2]"]
-
-
-def test_parse_axioms_formats():
-    text = ("'A.b' depends on axioms: [propext,\n Classical.choice, Quot.sound]\n"
-            "'A.c'' does not depend on any axioms\n")
-    assert parse_axioms(text) == {"A.b": ["propext", "Classical.choice", "Quot.sound"],
-                                  "A.c'": []}
-
 
 def test_atomic_write_leaves_old_file_when_interrupted(tmp_path, monkeypatch):
     target = tmp_path / "report.json"
@@ -369,7 +472,7 @@ def test_long_build_reports_progress(project, standin, monkeypatch):
     lines = []
     run_check(project, lake=standin(build={"sleep": 1}), timeout=60, progress=lines.append)
     assert any(line.startswith("lake build: still running") for line in lines)
-    assert any(line.startswith("[") and "proved" in line for line in lines)
+    assert any(line.startswith("audit: ") and "axiom reports" in line for line in lines)
 
 
 def test_user_family_files_are_checked_with_their_premises(project, tmp_path, monkeypatch):
@@ -382,3 +485,76 @@ def test_user_family_files_are_checked_with_their_premises(project, tmp_path, mo
     assert {r.argument for r in mine} >= {"degree", "linearisation"}
     assert {p.family for p in result.premises} >= {"relu_cubed"}
     assert result.exit_code == 3
+
+
+# -- trust-critical paths without Lean (each kills a mutant that survived before) ----------------
+
+def _no_lean(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def test_missing_referenced_lean_name_fails_check_without_lean(project, tmp_path, monkeypatch):
+    _no_lean(tmp_path, monkeypatch)
+    activations = project / ACT
+    text = activations.read_text()
+    assert "theorem relu2_posHomogeneous" in text
+    activations.write_text(text.replace("theorem relu2_posHomogeneous",
+                                        "theorem relu2_posHomogeneous_renamed"))
+    result = run_check(project)
+    assert any(name.startswith("SkipAbsorption.relu2_posHomogeneous ")
+               for name in result.missing_names)
+    assert result.lean_status == "not_run" and result.exit_code == 1
+    cli = CliRunner().invoke(main, ["check", "--project", str(project), "--quiet"])
+    assert cli.exit_code == 1 and "missing   SkipAbsorption.relu2_posHomogeneous" in cli.output
+    assert validate(result)["missing_names"]
+
+
+def test_stale_generated_file_marks_its_theorems_stale(project, tmp_path, monkeypatch):
+    _no_lean(tmp_path, monkeypatch)
+    from leanbridge.generate import digest, parse_header
+    relu = project / "SkipAbsorption" / "Families" / "Relu.lean"
+    header = parse_header(relu.read_text())
+    body = header.body.replace("rfl", "rfl ", 1)      # intact header hash, other content
+    lines = relu.read_text().splitlines(keepends=True)
+    relu.write_text("".join(lines[:2]) + f"-- leanbridge-hash: sha256:{digest(body)}\n" + body)
+    result = run_check(project)
+    statuses = {f["path"]: f["status"] for f in result.generated_files}
+    assert statuses["SkipAbsorption/Families/Relu.lean"] == "stale"
+    records = [r for r in result.records if r.file == "SkipAbsorption/Families/Relu.lean"]
+    assert records and {r.verdict for r in records} == {"stale"}
+    assert result.exit_code == 1
+
+
+def test_missing_generated_file_marks_its_theorems_stale(project, tmp_path, monkeypatch):
+    _no_lean(tmp_path, monkeypatch)
+    (project / "SkipAbsorption" / "Families" / "Gelu.lean").unlink()
+    result = run_check(project)
+    records = [r for r in result.records if r.family == "gelu"]
+    assert records and {r.verdict for r in records} == {"stale"}
+    assert {f["status"] for f in result.generated_files
+            if f["path"].endswith("Gelu.lean")} == {"missing"}
+    assert result.exit_code == 1
+
+
+def test_failed_sympy_premise_makes_check_exit_1(project, tmp_path, monkeypatch):
+    """A premise SymPy refutes (here: relu2 claimed homogeneous of degree 3) fails the check."""
+    _no_lean(tmp_path, monkeypatch)
+    from leanbridge import analysis as analysis_module
+
+    real = check_module.analyse
+
+    def wrong(family):
+        result = real(family)
+        if family.name == "relu2":
+            result = dataclasses.replace(
+                result, facts=dataclasses.replace(result.facts, degree=sympy.Integer(3)))
+        return result
+
+    monkeypatch.setattr(check_module, "analyse", wrong)
+    result = run_check(project)
+    failed = [p for p in result.premises if p.status == "failed"]
+    assert [p.family for p in failed] == ["relu2"]
+    assert result.exit_code == 1
+    assert "FAILED relu2 degree" in terminal(result)
+    assert analysis_module.analyse is real

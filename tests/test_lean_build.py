@@ -2,91 +2,86 @@
 
 On a machine without ``lake`` (as in the workplace where the library was written) the build
 test is skipped with the reason printed. Elsewhere it runs ``lake build`` in ``lean/`` and
-fails on a non-zero exit, on a "declaration uses 'sorry'" warning, or on a ``#print axioms``
-line (from ``SkipAbsorption/Audit.lean``) that names an axiom outside the allowlist
-``propext``, ``Classical.choice``, ``Quot.sound``.
+fails on a non-zero exit, on a module Lake reports failed, on Lean's "declaration uses sorry"
+warning, or on a ``#print axioms`` answer (from ``SkipAbsorption/Audit.lean``) naming an axiom
+outside the allowlist ``propext``, ``Classical.choice``, ``Quot.sound``.
 
-The log parsing is factored into small functions that are tested on canned logs everywhere.
+The log is read by the product's own parsers (:func:`leanbridge.lean.messages.parse_build_log`
+and :func:`~leanbridge.lean.messages.parse_axioms`), which are tested on canned logs everywhere.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from leanbridge.lean.messages import INFORMATION, parse_axioms, parse_build_log
+
 REPO = Path(__file__).resolve().parents[1]
 LEAN_DIR = REPO / "lean"
 
 AXIOM_ALLOWLIST = frozenset({"propext", "Classical.choice", "Quot.sound"})
-
-# Lean has printed both `declaration uses 'sorry'` and a backquoted variant.
-SORRY_WARNING_RE = re.compile(r"declaration uses ['`]sorry['`]")
-AXIOMS_LINE_RE = re.compile(r"'([^']+)' depends on axioms: \[([^\]]*)\]")
-
 BUILD_TIMEOUT_S = int(os.environ.get("LEANBRIDGE_LAKE_TIMEOUT", "7200"))
 
 
-def sorry_warnings(log: str) -> list[str]:
-    """Lines of a build log that report a declaration using a hole."""
-    return [line for line in log.splitlines() if SORRY_WARNING_RE.search(line)]
+def build_problems(log_text: str) -> dict[str, object]:
+    """Everything in a ``lake build`` log that must not be there, by kind."""
+    log = parse_build_log(log_text)
+    info = "\n".join(m.text for m in log.messages if m.severity == INFORMATION)
+    return {
+        "failed": log.failed_captions,
+        "errors": [f"{m.file}:{m.line}: {m.text}" for m in log.messages if m.severity == "error"],
+        "sorry": [f"{m.file}:{m.line}" for m in log.messages if m.is_sorry_warning],
+        "axioms": {decl: sorted(set(axioms) - AXIOM_ALLOWLIST)
+                   for decl, axioms in parse_axioms(info).items()
+                   if set(axioms) - AXIOM_ALLOWLIST},
+    }
 
 
-def axiom_violations(log: str) -> dict[str, list[str]]:
-    """Declarations whose ``#print axioms`` output names axioms outside the allowlist."""
-    bad: dict[str, list[str]] = {}
-    for decl, axioms in AXIOMS_LINE_RE.findall(log):
-        names = [a.strip() for a in axioms.split(",") if a.strip()]
-        extra = [a for a in names if a not in AXIOM_ALLOWLIST]
-        if extra:
-            bad[decl] = extra
-    return bad
+CANNED = "\n".join([
+    "ℹ [40/42] Built SkipAbsorption.Audit (2.1s)",
+    "info: SkipAbsorption/Audit.lean:3:0: 'SkipAbsorption.ok' depends on axioms: "
+    "[propext, Classical.choice, Quot.sound]",
+    "info: SkipAbsorption/Audit.lean:4:0: 'SkipAbsorption.holey' depends on axioms: [propext,",
+    " sorryAx,",
+    " Classical.choice]",
+    "info: SkipAbsorption/Audit.lean:5:0: 'SkipAbsorption.pure' does not depend on any axioms",
+    "⚠ [41/42] Built SkipAbsorption.Bad (1.0s)",
+    "warning: SkipAbsorption/Bad.lean:7:8: declaration uses `sorry`",
+    "✖ [42/42] Building SkipAbsorption.Worse (0.4s)",
+    "error: SkipAbsorption/Worse.lean:9:2: unsolved goals",
+    "⊢ False",
+    "error: Lean exited with code 1",
+    "Some required targets logged failures:",
+    "- SkipAbsorption.Worse",
+    "error: build failed",
+])
 
 
-def test_log_parsers_on_canned_output():
-    log = "\n".join(
-        [
-            "info: SkipAbsorption/Audit.lean:3:0: 'SkipAbsorption.ok' depends on axioms: "
-            "[propext, Classical.choice, Quot.sound]",
-            "info: SkipAbsorption/Audit.lean:4:0: 'SkipAbsorption.holey' depends on axioms: "
-            "[propext, sorryAx]",
-            "info: SkipAbsorption/Audit.lean:5:0: 'SkipAbsorption.pure' does not depend on any axioms",
-            "warning: SkipAbsorption/Bad.lean:7:8: declaration uses 'sorry'",
-        ]
-    )
-    assert axiom_violations(log) == {"SkipAbsorption.holey": ["sorryAx"]}
-    assert len(sorry_warnings(log)) == 1
-    clean = "info: x.lean:1:0: 'A.b' depends on axioms: [propext, Quot.sound]\nBuild completed"
-    assert axiom_violations(clean) == {}
-    assert sorry_warnings(clean) == []
+def test_build_problems_on_a_canned_log():
+    problems = build_problems(CANNED)
+    assert problems == {
+        "failed": ["SkipAbsorption.Worse"],
+        "errors": ["SkipAbsorption/Worse.lean:9: unsolved goals\n⊢ False"],
+        "sorry": ["SkipAbsorption/Bad.lean:7"],
+        "axioms": {"SkipAbsorption.holey": ["sorryAx"]},
+    }
+    clean = ("ℹ [1/1] Built SkipAbsorption.Audit (9ms)\ninfo: SkipAbsorption/Audit.lean:1:0: "
+             "'A.b' depends on axioms: [propext, Quot.sound]\nBuild completed successfully "
+             "(1 jobs).")
+    assert build_problems(clean) == {"failed": [], "errors": [], "sorry": [], "axioms": {}}
 
 
 def test_lake_build():
     lake = shutil.which("lake")
     if lake is None:
         pytest.skip("lake not found on PATH: no Lean toolchain, lake build not run")
-    # Prebuilt Mathlib oleans; failure here is not fatal (the build then compiles Mathlib).
-    subprocess.run(
-        [lake, "exe", "cache", "get"],
-        cwd=LEAN_DIR,
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT_S,
-        check=False,
-    )
-    proc = subprocess.run(
-        [lake, "build"],
-        cwd=LEAN_DIR,
-        capture_output=True,
-        text=True,
-        timeout=BUILD_TIMEOUT_S,
-        check=False,
-    )
+    proc = subprocess.run([lake, "build"], cwd=LEAN_DIR, capture_output=True, text=True,
+                          timeout=BUILD_TIMEOUT_S, check=False)
     log = proc.stdout + "\n" + proc.stderr
     assert proc.returncode == 0, f"lake build failed (exit {proc.returncode}):\n{log[-8000:]}"
-    assert sorry_warnings(log) == [], "\n".join(sorry_warnings(log))
-    assert axiom_violations(log) == {}, axiom_violations(log)
+    assert build_problems(log) == {"failed": [], "errors": [], "sorry": [], "axioms": {}}

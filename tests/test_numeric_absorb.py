@@ -227,3 +227,193 @@ def test_verification_catches_a_wrong_construction():
     V_up[S[0]] *= -1                               # one row not flipped
     bad = verify(family, W_down, W_up, None, W_down, V_up, 1.0, 1e-14)
     assert not bad["passed"] and bad["max_relative_error"] > 1e-3
+
+
+# -- the certificate's threshold, the certificate → MILP fallback, the MILP's residual check --------
+
+F32 = float(np.finfo(np.float32).eps)
+
+
+def all_S_within_tolerance(W_down, W_up, T, eps_in):
+    """Brute force over every S: the sets whose residual is within τ(S) (small n only)."""
+    from itertools import combinations
+
+    from leanbridge.numeric.absorb import tolerance
+    n = W_down.shape[1]
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    t_norm = float(np.linalg.norm(T))
+    return [list(S) for k in range(n + 1) for S in combinations(range(n), k)
+            if np.linalg.norm(W_down[:, list(S)] @ W_up[list(S)] - T)
+            <= tolerance(float(terms[list(S)].sum()), t_norm, eps_in, n)]
+
+
+def ill_conditioned_block():
+    """Nonsingular but ill-conditioned G: S = {2} is within the float32 tolerance of (★), yet
+    the least-squares solution a* = (0,0,1) + t·(1,10,−1), t = 0.055, rounds to (0,1,1).
+
+    Here u₃ = u₁ + 10·u₂ − ε·e (all units share w), so R₁ + 10R₂ − R₃ = ε·w eᵀ is tiny; a
+    binary point far from a* in coordinates is close to it in residual. The rounding
+    certificate's bound is ≈ 1.27 > 1/2: it must NOT conclude "no S" (an unsound answer)."""
+    eps, t, m = 3e-4, 0.055, 10
+    w = np.array([1.0, 0.5, -0.3])
+    u1, u2, e = np.array([1.0, 0.2, 0.0]), np.array([0.1, 1.0, 0.3]), np.array([0.0, 0.0, 1.0])
+    u3 = u1 + m * u2 - eps * e
+    W_down, W_up = np.stack([w, w, w], axis=1), np.stack([u1, u2, u3])
+    return W_down, W_up, np.outer(w, u3 + t * eps * e)
+
+
+def spy_milp(monkeypatch):
+    import scipy.optimize
+
+    calls = []
+    real = scipy.optimize.milp
+
+    def milp(*args, **kwargs):
+        result = real(*args, **kwargs)
+        calls.append((result.status, None if result.x is None else result.x.round().tolist()))
+        return result
+
+    monkeypatch.setattr(scipy.optimize, "milp", milp)
+    return calls
+
+
+def test_loose_certificate_would_be_unsound_so_it_falls_back_to_milp(monkeypatch):
+    W_down, W_up, T = ill_conditioned_block()
+    assert all_S_within_tolerance(W_down, W_up, T, F32) == [[2]]
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T, eps_in=F32)
+    assert not decision.gram["singular"]                 # the Cholesky path, not the eigen one
+    assert 0 < decision.gram["lambda_min_scaled"] < 1e-9
+    assert "rounding certificate does not hold" in decision.gram["reason"]
+    assert decision.found is True and decision.S == [2] and decision.method == "milp"
+    assert decision.residual <= decision.tolerance
+    assert len(calls) == 1
+    # Through `absorb` for ReLU (c = 1, T = −A): absorbable, verified on random inputs.
+    result = absorb(get_family("relu"), W_down, W_up, A=-T, eps_in=F32)
+    assert result.verdict == ABSORBABLE and result.S == [2]
+    assert result.verification["passed"]
+
+
+def test_milp_candidate_failing_the_direct_residual_check_is_cut_not_accepted(monkeypatch):
+    """MILP's constraints are a box (ℓ∞) around (★), looser than the ℓ2 tolerance: its first
+    candidate here, S = {0,1,2}, is within the box but its residual is 1.14·τ. It must be
+    excluded by a cut (and the next solve is infeasible): no S, as brute force confirms."""
+    rng = np.random.default_rng(1)
+    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
+    from leanbridge.numeric.absorb import tolerance
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    base = W_down[:, :3] @ W_up[:3]
+    tau = tolerance(float(terms.sum()), float(np.linalg.norm(base)), F32, 6)
+    D = rng.standard_normal((2, 2))
+    T = base + rng.uniform(1.0, 1.9) * tau * D / np.linalg.norm(D)
+    assert all_S_within_tolerance(W_down, W_up, T, F32) == []
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
+    assert calls[0] == (0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])   # a candidate, then…
+    assert [status for status, _ in calls[1:]] == [2]        # …infeasible once it is cut
+    assert decision.found is False and decision.method == "milp" and decision.S == []
+
+
+def test_decision_records_how_it_was_reached():
+    """The documented fields of each path (what `absorb --json` reports), exactly."""
+    W_down, W_up, S = planted(3, 8, 3, 0)
+    found = decide_s(W_down, W_up, -np.eye(3))
+    assert found.method == "rounding" and found.S == S and found.found is True
+    assert found.detail == ("the unique least-squares solution rounds to S, whose residual is "
+                            "within the tolerance")
+    assert found.residual <= found.tolerance and found.ls_residual <= found.residual + 1e-12
+    assert {"gram", "cholesky", "solve"} <= set(found.timings)
+    assert all(v >= 0 for v in found.timings.values())
+    assert found.gram["singular"] is False and found.gram["reason"] is None
+    assert 1e-10 < found.gram["rcond"] <= 1
+    assert (found.gram["n"], found.gram["d"], found.gram["zero_units"],
+            found.gram["active_units"]) == (8, 3, 0, 8)
+
+    rejected = decide_s(*random_block(3, 8, 0), -np.eye(3))
+    assert rejected.method == "least-squares" and rejected.found is False and rejected.S == []
+    assert rejected.detail.startswith("no real a solves the S-condition: the least-squares "
+                                      "residual ")
+    assert rejected.residual is None and rejected.ls_residual > rejected.tolerance
+
+    certificate = decide_s(*random_block(3, 9, 0), -np.eye(3))
+    assert certificate.method == "rounding-certificate" and certificate.S == []
+    assert certificate.detail.startswith("G is nonsingular, so the real solution is unique")
+    assert certificate.residual > certificate.tolerance
+    assert "certificate" in certificate.timings and certificate.gram["lambda_min_scaled"] > 0
+
+    singular = decide_s(*random_block(2, 7, 3), -np.eye(2))
+    assert singular.gram["singular"] is True and singular.gram["rcond"] is None
+    assert singular.gram["reason"].startswith("n = 7 > d² = 4: the 7 rank-one terms R_i live "
+                                              "in a 4-dimensional space")
+    assert "eigh" in singular.timings
+
+
+def test_cholesky_failure_is_reported_as_singular():
+    W_down, W_up = random_block(3, 4, 0)
+    W_up[1], W_down[:, 1] = W_up[0], W_down[:, 0]          # two identical units: G singular
+    decision = decide_s(W_down, W_up, -np.eye(3))
+    assert decision.gram["singular"] is True
+    assert decision.gram["reason"] in (
+        "Cholesky failed: G is singular (degenerate weights)",) or \
+        decision.gram["reason"].startswith("G is numerically singular (reciprocal condition "
+                                           "number ≈ ")
+
+
+def test_tolerance_formula():
+    from leanbridge.numeric.absorb import tolerance
+    f64 = 2.0 ** -52
+    assert tolerance(2.0, 3.0, 1e-7, 4) == pytest.approx(1e-9 * 3.0 + 16 * (1e-7 + 2 * f64) * 2.0,
+                                                         rel=1e-12)
+    assert tolerance(1.0, 1.0, 0.0, 1) == pytest.approx(1e-9 + 16 * f64, rel=1e-12)
+    assert tolerance(1.0, 1.0, 0.0, 0) == tolerance(1.0, 1.0, 0.0, 1)
+
+
+def test_singular_gram_least_squares_rejection():
+    """All units share u: the R_i = w_i uᵀ span 2 of the 4 dimensions, and T = −I is far from
+    them — decided without a MILP, on the singular path."""
+    u = np.array([1.0, 2.0])
+    W_up = np.stack([u] * 5)
+    W_down = np.random.default_rng(0).standard_normal((2, 5))
+    decision = decide_s(W_down, W_up, -np.eye(2))
+    assert decision.gram["singular"] is True and decision.gram["rank"] == 2
+    assert decision.found is False and decision.method == "least-squares" and decision.S == []
+    assert decision.detail.startswith("no real a solves the S-condition: T is at distance ≥ ")
+    assert decision.residual is None and decision.tolerance > 0
+    assert decision.ls_residual > decision.tolerance
+
+
+def test_singular_gram_rounding_of_the_minimum_norm_solution():
+    """n = 5 > d² = 4: G is singular; S = {0, 1} is planted and the other units are small, so
+    the minimum-norm least-squares solution rounds to S (seed found by search)."""
+    rng = np.random.default_rng(66)
+    W_down, W_up = rng.standard_normal((2, 5)), rng.standard_normal((5, 2))
+    T = W_down[:, [0, 1]] @ W_up[[0, 1]]
+    W_down[:, 2:] *= 1e-3
+    decision = decide_s(W_down, W_up, T)
+    assert decision.gram["singular"] is True and decision.gram["rank"] == 4
+    assert decision.found is True and decision.S == [0, 1] and decision.method == "rounding"
+    assert decision.detail == ("the minimum-norm least-squares solution rounds to S, whose "
+                               "residual is within the tolerance")
+    assert decision.residual <= decision.tolerance and decision.tolerance > 0
+    assert decision.ls_residual < 1e-12 and "eigh" in decision.timings
+
+
+def _timings_ok(decision, keys):
+    assert set(decision.timings) == set(keys)
+    assert all(0 <= value < 60 for value in decision.timings.values())
+
+
+def test_every_path_times_its_steps_and_keeps_its_lower_bound(monkeypatch):
+    W_down, W_up, _ = planted(3, 8, 3, 0)
+    _timings_ok(decide_s(W_down, W_up, -np.eye(3)), {"gram", "cholesky", "solve"})
+    _timings_ok(decide_s(*random_block(3, 8, 0), -np.eye(3)), {"gram", "cholesky", "solve"})
+    certificate = decide_s(*random_block(3, 9, 0), -np.eye(3))
+    _timings_ok(certificate, {"gram", "cholesky", "solve", "certificate"})
+    assert certificate.ls_residual is not None and certificate.ls_residual >= 0
+    W_down, W_up, T = ill_conditioned_block()
+    fallback = decide_s(W_down, W_up, T, eps_in=F32)
+    _timings_ok(fallback, {"gram", "cholesky", "solve", "certificate", "milp"})
+    assert fallback.ls_residual is not None and fallback.gram["rank"] == 3
+    singular = decide_s(*random_block(2, 7, 3), -np.eye(2))
+    _timings_ok(singular, {"gram", "eigh", "milp"})
+    assert singular.ls_residual is not None and singular.gram["rank"] == 4

@@ -1,17 +1,34 @@
-"""Parse what Lean prints: ``lean --json`` messages and ``#print axioms`` answers.
+"""Parse what Lean and Lake print: ``lake build`` logs, ``lean --json`` messages, ``#print axioms``.
 
-``lake env lean --json FILE`` prints one JSON object per line (Lean's ``SerialMessage``:
-``fileName``, ``pos {line, column}``, ``endPos``, ``severity``, ``caption``, ``data``, ``kind``).
-Lines that are not such objects (Lake's own chatter, garbage) are kept apart, never guessed at.
-``#print axioms X`` answers ``'X' depends on axioms: [a, b]`` or ``'X' does not depend on any
-axioms``.
+**``lake build``** has no structured output (``--json`` belongs to ``lake query``), so its text
+log is parsed, in the format the pinned Lake writes it (read in ``src/lake/Lake/Build/Run.lean``
+and ``src/lake/Lake/Util/Log.lean``):
+
+* one line per finished job, ``{icon} [{n}/{total}] {verb} {caption}[ ({time})]``, icon ``✔``
+  (clean), ``ℹ`` (info), ``⚠`` (warnings), ``✖`` (failed); for a module the caption is the module
+  name;
+* under it the job's log, one entry per Lean message, ``{level}: {file}:{line}:{col}: {text}``
+  (``LogEntry.toString`` of ``LogEntry.ofSerialMessage``: level ``info``/``warning``/``error``,
+  the file relative to the package, the message text trimmed, continued on the next lines);
+  Lake's own entries (``error: Lean exited with code 1``) have no position;
+* at the end, when jobs failed, ``Some required targets logged failures:`` and ``- {caption}``
+  per failed job.
+
+**``lean --json``** prints one JSON object per line (Lean's ``SerialMessage``: ``fileName``,
+``pos {line, column}``, ``endPos``, ``severity``, ``caption``, ``data``, ``kind``). Lines that
+are not such objects (Lake's own chatter, garbage) are kept apart, never guessed at.
+
+**``#print axioms X``** answers ``'X' depends on axioms: [a, b]`` or ``'X' does not depend on any
+axioms`` (``src/Lean/Elab/Print.lean``); the list is sorted by ``Name.lt`` and, being a
+``MessageData`` list, wraps onto indented lines when longer than the format width. A private
+constant prints under its mangled name ``_private.<Module>.<n>.<name>``.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ERROR = "error"
 WARNING = "warning"
@@ -21,6 +38,15 @@ _AXIOMS = re.compile(
     r"'(?P<name>\S+?)' (?:depends on axioms: \[(?P<axioms>[^\]]*)\]"
     r"|(?P<none>does not depend on any axioms))")
 _HEARTBEATS = re.compile(r"maximum number of heartbeats|deterministic\) timeout", re.I)
+# `declaration uses 'sorry'` (older Lean) and `declaration uses `sorry`` (Lean ≥ PR #10034).
+_SORRY_WARNING = re.compile(r"declaration uses ['`]sorry['`]")
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_JOB = re.compile(r"^(?P<icon>[✔ℹ⚠✖]) \[(?P<n>\d+)/(?P<total>\d+)\](?: \(Optional\))? "
+                  r"(?P<verb>\S+) (?P<caption>\S+)(?: \((?P<time>[\d.]+m?s)\))?\s*$")
+_ENTRY = re.compile(r"^(?P<level>trace|info|warning|error): (?P<message>.*)$")
+_POSITION = re.compile(r"^(?P<file>[^\s:][^:]*\.lean):(?P<line>\d+):(?P<col>\d+)"
+                       r"(?:-(?P<end_line>\d+):(?P<end_col>\d+))?: ?(?P<text>.*)$", re.S)
+_LEVELS = {"info": INFORMATION, "warning": WARNING, "error": ERROR, "trace": INFORMATION}
 
 
 @dataclass(frozen=True)
@@ -39,6 +65,10 @@ class Message:
     @property
     def is_heartbeat_timeout(self) -> bool:
         return self.severity == ERROR and bool(_HEARTBEATS.search(self.text))
+
+    @property
+    def is_sorry_warning(self) -> bool:
+        return self.severity == WARNING and bool(_SORRY_WARNING.search(self.text))
 
     def to_dict(self) -> dict:
         return {"severity": self.severity, "file": self.file, "line": self.line,
@@ -65,21 +95,134 @@ def parse_json_messages(output: str) -> tuple[list[Message], list[str]]:
         end = data.get("endPos") or {}
         messages.append(Message(
             file=str(data.get("fileName", "")),
-            line=int(pos.get("line", 0) or 0),
-            column=int(pos.get("column", 0) or 0),
+            line=int(pos.get("line") or 0),
+            column=int(pos.get("column") or 0),
             end_line=end.get("line"), end_column=end.get("column"),
             severity=str(data["severity"]),
             text=str(data["data"]),
-            kind=str(data.get("kind", "") or "")))
+            kind=str(data.get("kind") or "")))
     return messages, other
 
 
+def user_name(name: str) -> str:
+    """The name a private constant was declared with (``_private.M.0.A.b`` → ``A.b``).
+
+    Mirrors Lean's ``privateToUserName``: the prefix up to the first numeric component goes.
+    """
+    if not name.startswith("_private."):
+        return name
+    parts = name.split(".")
+    for index, part in enumerate(parts[1:], start=1):
+        if part.isdigit():
+            return ".".join(parts[index + 1:]) or name
+    return name
+
+
 def parse_axioms(text: str) -> dict[str, list[str]]:
-    """``{declaration: [axioms]}`` from the answers of ``#print axioms``."""
+    """``{declaration: [axioms]}`` from the answers of ``#print axioms`` (private names unmangled)."""
     found: dict[str, list[str]] = {}
     for match in _AXIOMS.finditer(" ".join(text.split())):
+        name = user_name(match["name"])
         if match["none"]:
-            found[match["name"]] = []
+            found[name] = []
         else:
-            found[match["name"]] = [a.strip() for a in match["axioms"].split(",") if a.strip()]
+            found[name] = [a.strip() for a in match["axioms"].split(",") if a.strip()]
     return found
+
+
+# -- lake build ------------------------------------------------------------------------------
+
+@dataclass
+class Job:
+    """One finished job of a ``lake build`` run, with the entries logged under it."""
+
+    caption: str
+    icon: str
+    verb: str
+    messages: list[Message] = field(default_factory=list)   # positioned Lean messages
+    notes: list[str] = field(default_factory=list)          # Lake's own entries ("error: …")
+
+    @property
+    def failed(self) -> bool:
+        return self.icon == "✖"
+
+
+@dataclass
+class BuildLog:
+    """What a ``lake build`` printed, parsed."""
+
+    jobs: list[Job]
+    failures: list[str]           # captions under "Some required targets logged failures:"
+    other: list[str]              # lines that are neither job lines nor log entries
+
+    @property
+    def messages(self) -> list[Message]:
+        return [m for job in self.jobs for m in job.messages]
+
+    @property
+    def failed_captions(self) -> list[str]:
+        seen = [j.caption for j in self.jobs if j.failed] + self.failures
+        return list(dict.fromkeys(seen))
+
+
+def _entry_message(level: str, message: str) -> Message | None:
+    match = _POSITION.match(message)
+    if match is None:
+        return None
+    return Message(match["file"].removeprefix("./"), int(match["line"]), int(match["col"]),
+                   int(match["end_line"]) if match["end_line"] else None,
+                   int(match["end_col"]) if match["end_col"] else None,
+                   _LEVELS[level], match["text"].strip())
+
+
+def parse_build_log(output: str) -> BuildLog:
+    """Parse the text of ``lake build`` (stdout and stderr together; ANSI colours ignored)."""
+    jobs: list[Job] = []
+    failures: list[str] = []
+    other: list[str] = []
+    current: Job | None = None
+    entry: tuple[str, list[str]] | None = None     # (level, lines) of the entry being read
+    in_failures = False
+
+    def flush() -> None:
+        nonlocal entry
+        if entry is None:
+            return
+        level, lines = entry
+        entry = None
+        text = "\n".join(lines).rstrip()
+        message = _entry_message(level, text)
+        if current is None:
+            other.append(f"{level}: {text}")
+        elif message is not None:
+            current.messages.append(message)
+        else:
+            current.notes.append(f"{level}: {text}")
+
+    for line in _ANSI.sub("", output).splitlines():     # splitlines also ends lines at \r
+        job = _JOB.match(line)
+        if job:
+            flush()
+            in_failures = False
+            current = Job(job["caption"], job["icon"], job["verb"])
+            jobs.append(current)
+            continue
+        if line.startswith("Some required targets logged failures:"):
+            flush()
+            in_failures, current = True, None
+            continue
+        if in_failures and line.startswith("- "):
+            failures.append(line[2:].strip())
+            continue
+        found = _ENTRY.match(line)
+        if found and (current is not None or found["level"] == "error"):
+            flush()
+            entry = (found["level"], [found["message"]])
+            continue
+        if entry is not None:
+            entry[1].append(line)
+            continue
+        if line.strip():
+            other.append(line)
+    flush()
+    return BuildLog(jobs, failures, other)

