@@ -141,7 +141,7 @@ def premise_latex(hypothesis: PremiseHypothesis, plan: FamilyFile) -> str:
     if kind == library.TENDSTO:
         return rf"${s}(z)\to 0$ as $z\to 0$"
     if kind == "nonzero":
-        return rf"$c = {activation_latex(facts.odd_coefficient)}\neq 0$"
+        return rf"${activation_latex(facts.odd_coefficient)}\neq 0$"
     raise ExportError(f"no typeset form for the premise kind {kind!r}")
 
 

@@ -142,12 +142,13 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
                 _identity_in_z(sigma - sigma.subs(Z, -Z) - c * Z),
                 "sympy.simplify of the identity on z = p, −p (p > 0) and 0", library.ODD))
             checks.append(PremiseCheck(
-                family.name, argument, f"c = {sp.sstr(c)} ≠ 0", _nonzero(c),
+                family.name, argument, f"c = {sp.sstr(c)} ≠ 0", nonzero_status(c),
                 "sympy: c.is_zero after simplify", NONZERO))
     return checks
 
 
-def _nonzero(c: sp.Expr) -> str:
+def nonzero_status(c: sp.Expr) -> str:
+    """VERIFIED if SymPy decides c ≠ 0, FAILED if c = 0, else UNKNOWN."""
     try:
         zero = sp.simplify(c).is_zero
     except _ERRORS:
