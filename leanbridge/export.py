@@ -253,7 +253,7 @@ class Statement:
 
     @property
     def status_text(self) -> str:
-        """The status in words: "proved by Lean", "proved by Lean modulo hσ (…)", or the verdict."""
+        """In words: "proved by Lean", "proved by Lean modulo hσ (…)", or the verdict."""
         if self.proved:
             return "proved by Lean"
         if self.status in (PROVED, PROVED_MODULO_PREMISE) and self.premises:

@@ -305,7 +305,7 @@ def test_latex_states_the_hypothesis_and_its_status(project, report):
     assert r"is the hypothesis \texttt{h$\sigma$} of the Lean theorem: verified by SymPy" in node
     assert "status: proved by Lean." not in node
     grouped = export(project, report, "--format", "latex", "shifted_softplus")
-    assert r"shifted\_softplus$^{\dagger}$" in grouped
+    assert r"shifted\_\allowbreak{}softplus$^{\dagger}$" in grouped
     assert (r"its Lean theorems are stated modulo" + "\n"
             r"$\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$ (the hypothesis "
             r"\texttt{h$\sigma$}): verified by SymPy, not by Lean.") in grouped
