@@ -83,8 +83,8 @@ from leanbridge.lean.sources import (
     scan_project,
 )
 from leanbridge.premises import FAILED as PREMISE_FAILED
-from leanbridge.premises import PremiseCheck, premise_checks
-from leanbridge.render import FamilyFile, build_family_file
+from leanbridge.premises import PremiseCheck, for_hypothesis, premise_checks
+from leanbridge.render import Declaration, FamilyFile, build_family_file
 from leanbridge.results import (
     DEFAULT_ALLOWLIST,
     EXIT_FAILED,
@@ -99,9 +99,11 @@ from leanbridge.results import (
     TIMEOUT,
     DeclarationResult,
     Evidence,
+    PremiseRecord,
     decide,
     statement_hash,
     summary,
+    unverified_premises,
 )
 
 ELAN_HINT = ("install elan (https://github.com/leanprover/elan), then run "
@@ -207,11 +209,14 @@ def build_failed(result: CheckResult) -> bool:
 
 def exit_code(result: CheckResult) -> int:
     """1 if anything failed (a theorem, a generated file, a premise, a module, the build, a
-    referenced name); else 3 if Lean did not run; else 0. (2, usage, is raised earlier.)"""
+    referenced name) or a theorem is stated modulo a premise SymPy did not verify in this run
+    (failed or unknown, with or without Lean); else 3 if Lean did not run; else 0. (2, usage,
+    is raised earlier.)"""
     failing_files = [f for f in result.generated_files
                      if f["status"] in generated_files.FAILING]
     if (any(r.verdict in FAILURES for r in result.records) or failing_files
             or any(p.status == PREMISE_FAILED for p in result.premises)
+            or unverified_premises(result.records)
             or result.modules or build_failed(result) or result.missing_names):
         return EXIT_FAILED
     if result.lean_status == NOT_RUN:
@@ -273,8 +278,22 @@ def family_plans(project: Path) -> list[FamilyFile]:
     return plans
 
 
+def premise_records(plan: FamilyFile, declaration: Declaration,
+                    checks: list[PremiseCheck]) -> list[PremiseRecord]:
+    """The named hypotheses of a planned theorem, each with the status of the symbolic premise
+    check (of this run) that re-verifies it; ``unknown`` when no check covers it."""
+    records = []
+    for hypothesis in declaration.premise_hypotheses:
+        check = for_hypothesis(checks, plan.family.name, hypothesis.kind)
+        records.append(PremiseRecord(
+            hypothesis.binder, hypothesis.kind, hypothesis.statement, hypothesis.reason,
+            check.status if check else "unknown",
+            check.statement if check else "no symbolic premise check covers it"))
+    return records
+
+
 def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDeclaration],
-             graph) -> list[DeclarationResult]:
+             graph, checks: list[PremiseCheck] = ()) -> list[DeclarationResult]:
     planned = {d.full_name: (plan, d) for plan in plans for d in plan.declarations
                if d.kind == "theorem"}
     records = []
@@ -289,14 +308,16 @@ def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDec
             statement_hash=planned_decl.statement_hash if planned_decl else
             statement_hash(header),
             family=plan.family.name if plan else None,
-            argument=planned_decl.argument if planned_decl else None))
+            argument=planned_decl.argument if planned_decl else None,
+            premises=premise_records(plan, planned_decl, list(checks)) if plan else []))
     for name, (plan, decl) in sorted(planned.items()):
         if name not in declared:
             records.append(DeclarationResult(
                 decl=name, file=plan.path, line=None, role=decl.role,
                 statement_hash=decl.statement_hash, family=plan.family.name,
                 argument=decl.argument, verdict=STALE,
-                detail="not in the Lean sources: run `leanbridge generate`"))
+                detail="not in the Lean sources: run `leanbridge generate`",
+                premises=premise_records(plan, decl, list(checks))))
     return records
 
 
@@ -506,7 +527,7 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
 
     declared = scan_project(project)
     graph = dependency_graph.build(project, plans)
-    records = _records(project, plans, declared, graph)
+    records = _records(project, plans, declared, graph, result.premises)
     result.records = records
     result.missing_names = [str(m) for m in dependency_graph.missing_names(graph)]
 
@@ -515,7 +536,9 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         result.lean_note = f"not run: no Lean toolchain found (no `lake` on PATH); {ELAN_HINT}"
         for record in records:
             if record.verdict == NOT_RUN:
-                record.detail = "no Lean toolchain"
+                record.detail = "no Lean toolchain" + (
+                    "; stated modulo " + ", ".join(p.describe() for p in record.premises)
+                    + " (verified by SymPy, not by Lean)" if record.premises else "")
         _apply_file_status(records, file_status)
         result.duration_s = time.monotonic() - started
         return result

@@ -399,14 +399,17 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
        `#print axioms` for every theorem of the built modules.
 
     \b
-    Verdict per theorem: proved, sorry, axiom_violation, error, timeout, missing_decl,
-    stale, tampered, not_run (no toolchain), infra_error.
+    Verdict per theorem: proved, proved_modulo_premise (Lean proved it; its named-hypothesis
+    premise is verified by SymPy, not by Lean), sorry, axiom_violation, error, timeout,
+    missing_decl, stale, tampered, not_run (no toolchain), infra_error.
 
     \b
     Exit codes (first that applies): 2 usage or input error; 1 something is not proved,
-    stale, tampered, a premise failed, a module failed to build (or the build failed), or a
-    Lean name leanbridge references is missing from lean/ (also without Lean); 3 Lean
-    toolchain not found (everything else ran and was reported); 0 every theorem proved.
+    stale, tampered, a premise failed, a theorem relies on a premise SymPy did not verify in
+    this run, a module failed to build (or the build failed), or a Lean name leanbridge
+    references is missing from lean/ (also without Lean); 3 Lean toolchain not found
+    (everything else ran and was reported); 0 every theorem proved (outright, or modulo
+    premises SymPy verified).
 
     In GitHub Actions (GITHUB_ACTIONS=true) failures are also printed as annotations, and a
     Markdown table is appended to $GITHUB_STEP_SUMMARY.

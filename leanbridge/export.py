@@ -15,6 +15,11 @@ as it is now: ``proved`` there gives ``\\leanok`` in the blueprint and "proved b
 elsewhere. Entries whose statement changed since the check are ignored and listed
 (:attr:`Export.stale`); without a report every statement says "not checked by Lean".
 
+A user family's theorem may be stated *modulo a premise* (a named hypothesis ``(hσ : …)`` that
+no certificate rule proves, :attr:`Declaration.premise_hypotheses`): its exported statement
+assumes the premise in words ("Assume that …"), a note names it as verified by SymPy, not by
+Lean, and it never gets ``\\leanok`` — its best verdict is ``proved_modulo_premise``.
+
 A full export (no family names) ends with the section "Beyond the paper" (:class:`Beyond`):
 the library theorems of :data:`~leanbridge.library_statements.BEYOND_GROUPS` (Lean names and
 statuses as above), then the research note's proof sketch and conjectures (no Lean name, no
@@ -47,14 +52,22 @@ from leanbridge.library_statements import (
     LibraryStatement,
     definition_note,
 )
-from leanbridge.render import Declaration, FamilyFile, build_family_file, environment
-from leanbridge.results import statement_hash
+from leanbridge.render import (
+    Declaration,
+    FamilyFile,
+    PremiseHypothesis,
+    build_family_file,
+    environment,
+)
+from leanbridge.results import PROVED_MODULO_PREMISE, statement_hash
 from leanbridge.typeset import activation_latex
 
 SCHEMA = "leanbridge.statements/1"
 FORMATS = ("latex", "markdown", "json", "blueprint")
 NOT_CHECKED = "not checked by Lean"
 PROVED = "proved"
+#: What every export says of a premise a theorem takes as a named hypothesis.
+NOT_BY_LEAN = "verified by SymPy, not by Lean"
 
 
 class ExportError(ValueError):
@@ -81,6 +94,55 @@ def shape_of(declaration: Declaration) -> str:
         if declaration.name.endswith(suffix):
             return shape
     raise ExportError(f"no exported statement shape for {declaration.name}")
+
+
+# -- premises stated as hypotheses ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class ExportedPremise:
+    """A premise a family theorem takes as a named hypothesis, typeset.
+
+    ``latex`` is LaTeX text with its mathematics in ``$…$`` (as :mod:`library_statements`), so
+    it reads "Assume that {latex}." in LaTeX, Markdown and the blueprint alike.
+    """
+
+    hypothesis: PremiseHypothesis
+    latex: str
+
+    @property
+    def binder(self) -> str:
+        return self.hypothesis.binder
+
+    def to_dict(self) -> dict:
+        return {"binder": self.hypothesis.binder, "kind": self.hypothesis.kind,
+                "lean_statement": self.hypothesis.statement, "latex": self.latex,
+                "reason": self.hypothesis.reason, "verified_by": "sympy",
+                "verified_by_lean": False}
+
+
+def premise_latex(hypothesis: PremiseHypothesis, plan: FamilyFile) -> str:
+    """The premise as mathematics: the same proposition as the hypothesis' Lean statement."""
+    s = "g" if plan.family.gated else r"\sigma"
+    facts = plan.analysis.facts
+    kind = hypothesis.kind
+    if kind == library.EVEN:
+        return rf"${s}(-z) = {s}(z)$ for all $z\in\mathbb{{R}}$"
+    if kind == library.ODD:
+        c = facts.odd_coefficient
+        rhs = "z" if c == 1 else rf"{activation_latex(c)}\,z"
+        if c != 1 and (c.is_Add or (c.is_Number and c < 0)):
+            rhs = rf"\bigl({activation_latex(c)}\bigr)\,z"
+        return rf"${s}(z) - {s}(-z) = {rhs}$ for all $z\in\mathbb{{R}}$"
+    if kind == library.HOMOGENEOUS:
+        k = activation_latex(facts.degree)
+        return (rf"${s}(tz) = t^{{{k}}}\,{s}(z)$ for all $t > 0$ and $z\in\mathbb{{R}}$")
+    if kind == library.LITTLE_O:
+        return rf"${s}(z) = o(z)$ as $z\to 0$"
+    if kind == library.TENDSTO:
+        return rf"${s}(z)\to 0$ as $z\to 0$"
+    if kind == "nonzero":
+        return rf"${activation_latex(facts.odd_coefficient)}\neq 0$"
+    raise ExportError(f"no typeset form for the premise kind {kind!r}")
 
 
 # -- the check report ------------------------------------------------------------------------
@@ -180,7 +242,24 @@ class Statement:
 
     @property
     def proved(self) -> bool:
-        return self.status == PROVED
+        """Proved by Lean outright (``\\leanok``): never for a theorem stated modulo a premise."""
+        return self.status == PROVED and not self.declaration.premise_hypotheses
+
+    @property
+    def premises(self) -> list[ExportedPremise]:
+        """The premises the Lean theorem takes as named hypotheses (verified by SymPy only)."""
+        return [ExportedPremise(h, premise_latex(h, self.plan))
+                for h in self.declaration.premise_hypotheses]
+
+    @property
+    def status_text(self) -> str:
+        """In words: "proved by Lean", "proved by Lean modulo hσ (…)", or the verdict."""
+        if self.proved:
+            return "proved by Lean"
+        if self.status in (PROVED, PROVED_MODULO_PREMISE) and self.premises:
+            binders = ", ".join(p.binder for p in self.premises)
+            return f"proved by Lean modulo {binders} ({NOT_BY_LEAN})"
+        return self.status
 
     def to_dict(self) -> dict:
         analysis = self.plan.analysis
@@ -204,6 +283,7 @@ class Statement:
             "necessity_proven": analysis.necessity_proven,
             "uses": [self.general_theorem] + ([self.premise] if self.premise else []),
             "status": self.status,
+            "premises": [p.to_dict() for p in self.premises],
         }
 
 
@@ -262,13 +342,24 @@ class FamilyRow:
         if not self.statements:
             return "no theorem"
         verdicts = [s.status for s in self.statements]
-        proved = sum(v == PROVED for v in verdicts)
+        modulo = sum(v == PROVED_MODULO_PREMISE for v in verdicts)
+        proved = sum(v == PROVED for v in verdicts) + modulo
         if proved == len(verdicts):
-            return PROVED
+            return PROVED if not modulo else f"proved ({modulo} modulo a premise {NOT_BY_LEAN})"
         if all(v == NOT_CHECKED for v in verdicts):
             return NOT_CHECKED
-        failing = next(v for v in verdicts if v not in (PROVED, NOT_CHECKED))
+        failing = next((v for v in verdicts if v not in (PROVED, PROVED_MODULO_PREMISE,
+                                                         NOT_CHECKED)), NOT_CHECKED)
         return f"{proved}/{len(verdicts)} proved ({failing})" if proved else failing
+
+    @property
+    def premises(self) -> list[ExportedPremise]:
+        """The distinct premises the family's exported theorems take as named hypotheses."""
+        seen: dict[tuple[str, str], ExportedPremise] = {}
+        for statement in self.statements:
+            for premise in statement.premises:
+                seen.setdefault((premise.binder, premise.hypothesis.statement), premise)
+        return list(seen.values())
 
 
 @dataclass(frozen=True)
@@ -531,7 +622,8 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
                           "gated": row.family.gated, "verdict": row.analysis.verdict,
                           "activation_latex": row.activation_latex,
                           "lean_definition": row.lean_definition,
-                          "definition_note": row.note, "status": row.status}
+                          "definition_note": row.note, "status": row.status,
+                          "premises": [p.to_dict() for p in row.premises]}
                          for row in data.families],
             "statements": [s.to_dict() for s in data.statements],
             "beyond_the_paper": None if data.beyond is None
@@ -547,4 +639,4 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
         data=data, statements=data.statements, families=data.families, groups=data.groups,
         library=data.library, pins=pins, version=__version__, checked=data.results.checked,
         report=report, notation=NOTATION, per_family=per_family, fragment=fragment,
-        not_checked=NOT_CHECKED)
+        not_checked=NOT_CHECKED, not_by_lean=NOT_BY_LEAN)

@@ -21,6 +21,10 @@ from leanbridge.analysis import (
     Analysis,
 )
 from leanbridge.families import Z
+from leanbridge.lean import library
+
+#: The kind of the premise c ≠ 0 of the S-condition theorem (as ``render.PremiseHypothesis``).
+NONZERO = "nonzero"
 
 VERIFIED = "verified"
 FAILED = "failed"
@@ -40,9 +44,12 @@ class PremiseCheck:
     statement: str
     status: str
     method: str
+    #: the premise kind (``leanbridge.lean.library``: homogeneous, isLittleO, tendsto, even,
+    #: odd; or :data:`NONZERO`), which a theorem's named hypothesis of that kind relies on
+    kind: str | None = None
 
     def to_dict(self) -> dict:
-        return {"family": self.family, "argument": self.argument,
+        return {"family": self.family, "argument": self.argument, "kind": self.kind,
                 "statement": self.statement, "status": self.status, "method": self.method}
 
 
@@ -107,29 +114,48 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
                             for s in (1, -1)))
             checks.append(PremiseCheck(
                 family.name, argument, f"{what}(t·z) = t^{sp.sstr(k)}·{what}(z) for all t > 0",
-                status, "sympy.simplify of the identity on z = ±p (t, p > 0)"))
+                status, "sympy.simplify of the identity on z = ±p (t, p > 0)",
+                library.HOMOGENEOUS))
         elif argument == LINEARISATION:
             value = sigma.subs(Z, 0)
             if family.gated:
                 status = _all(VERIFIED if value == 0 else FAILED, _limits_vanish(sigma))
                 checks.append(PremiseCheck(
                     family.name, argument, "g(0) = 0 and g(z) → 0 as z → 0± (g continuous at 0)",
-                    status, "substitution and sympy.limit from both sides"))
+                    status, "substitution and sympy.limit from both sides", library.TENDSTO))
             else:
                 status = _all(VERIFIED if value == 0 else FAILED, _limits_vanish(sigma / Z))
                 checks.append(PremiseCheck(
                     family.name, argument, "σ(0) = 0 and σ(z)/z → 0 as z → 0± (σ = o(z))",
-                    status, "substitution and sympy.limit from both sides"))
+                    status, "substitution and sympy.limit from both sides",
+                    library.LITTLE_O))
         elif argument == EVEN_PARITY:
             checks.append(PremiseCheck(
                 family.name, argument, "σ(−z) = σ(z) for all z",
                 _identity_in_z(sigma.subs(Z, -Z) - sigma),
-                "sympy.simplify of the identity on z = p, −p (p > 0) and 0"))
+                "sympy.simplify of the identity on z = p, −p (p > 0) and 0", library.EVEN))
         elif argument == ODD_LINEAR_PARITY:
             c = facts.odd_coefficient
             checks.append(PremiseCheck(
                 family.name, argument,
                 f"σ(z) − σ(−z) = {'z' if c == 1 else sp.sstr(c) + '·z'} for all z",
                 _identity_in_z(sigma - sigma.subs(Z, -Z) - c * Z),
-                "sympy.simplify of the identity on z = p, −p (p > 0) and 0"))
+                "sympy.simplify of the identity on z = p, −p (p > 0) and 0", library.ODD))
+            checks.append(PremiseCheck(
+                family.name, argument, f"c = {sp.sstr(c)} ≠ 0", nonzero_status(c),
+                "sympy: c.is_zero after simplify", NONZERO))
     return checks
+
+
+def nonzero_status(c: sp.Expr) -> str:
+    """VERIFIED if SymPy decides c ≠ 0, FAILED if c = 0, else UNKNOWN."""
+    try:
+        zero = sp.simplify(c).is_zero
+    except _ERRORS:
+        return UNKNOWN
+    return FAILED if zero else VERIFIED if zero is False else UNKNOWN
+
+
+def for_hypothesis(checks: list[PremiseCheck], family: str, kind: str) -> PremiseCheck | None:
+    """The check of ``family`` that re-verifies a named hypothesis of kind ``kind``."""
+    return next((c for c in checks if c.family == family and c.kind == kind), None)

@@ -1,11 +1,16 @@
 """Reports of a check, all from one :class:`~leanbridge.check.CheckResult`.
 
-* a terminal summary (family × argument × verdict, then the library, then what Lean did —
-  modules that failed or were not built, names leanbridge references that ``lean/`` lacks);
+* a terminal summary (family × argument × verdict, then the library, then the theorems
+  stated modulo a premise SymPy verified and Lean did not, then what Lean did — modules that
+  failed or were not built, names leanbridge references that ``lean/`` lacks);
 * JSON (schema ``leanbridge.check/1``, see ``leanbridge/schemas/check-1.schema.json``);
 * JUnit XML (one test case per declaration; a ``modules`` suite for modules that did not
-  build, a ``names`` suite for missing Lean names);
-* GitHub Actions annotations (``::error file=…,line=…::…``) and a Markdown step summary.
+  build, a ``names`` suite for missing Lean names). A theorem stated modulo a premise carries
+  one ``<property name="premise:hσ" value="…"/>`` per premise and a ``<system-out>`` saying
+  it is verified by SymPy, not by Lean; it fails (type ``premise_unverified``) if SymPy did
+  not verify the premise in the run;
+* GitHub Actions annotations (``::error file=…,line=…::…``; ``::notice`` for a theorem proved
+  modulo a premise) and a Markdown step summary.
 
 Report files are written atomically.
 """
@@ -19,9 +24,19 @@ from pathlib import Path
 from leanbridge.atomic import atomic_write
 from leanbridge.check import CheckResult
 from leanbridge.premises import FAILED as PREMISE_FAILED
-from leanbridge.results import FAILURES, NOT_RUN, PROVED, SORRY, DeclarationResult, summary
+from leanbridge.results import (
+    FAILURES,
+    NOT_RUN,
+    PROVED,
+    PROVED_MODULO_PREMISE,
+    SORRY,
+    DeclarationResult,
+    summary,
+)
 
-_SYMBOL = {PROVED: "✅", SORRY: "⚠️", NOT_RUN: "·"}
+_SYMBOL = {PROVED: "✅", PROVED_MODULO_PREMISE: "☑️", SORRY: "⚠️", NOT_RUN: "·"}
+#: What every report says of a premise hypothesis.
+NOT_BY_LEAN = "verified by SymPy, not by Lean"
 
 
 def _family_records(result: CheckResult) -> list[DeclarationResult]:
@@ -67,6 +82,7 @@ def terminal(result: CheckResult) -> str:
         if record.verdict in FAILURES:
             where = f"{record.file}:{record.line}" if record.line else record.file
             lines.append(f"  {record.verdict:15s} {record.decl} ({where}): {record.detail}")
+    lines.extend(_modulo_lines(result))
     if result.missing_names:
         lines.append("")
         lines.append(f"Missing Lean names: {len(result.missing_names)}")
@@ -88,6 +104,39 @@ def terminal(result: CheckResult) -> str:
     return "\n".join(lines)
 
 
+def _premise_text(premise) -> str:
+    if premise.verified:
+        return f"{premise.describe()} — {NOT_BY_LEAN}"
+    return (f"{premise.describe()} — NOT verified by SymPy in this run ({premise.sympy_status}: "
+            f"{premise.sympy_statement}); not by Lean either")
+
+
+def _modulo_lines(result: CheckResult) -> list[str]:
+    """The theorems stated modulo a premise: proved by Lean (or not run), each premise named
+    with its SymPy status in this run."""
+    modulo = [r for r in result.records if r.premises]
+    if not modulo:
+        return []
+    verified = [r for r in modulo if not r.unverified_premises]
+    lines = [""]
+    proved = [r for r in verified if r.verdict == PROVED_MODULO_PREMISE]
+    if proved:
+        lines.append(f"{len(proved)} proved modulo a SymPy-verified premise "
+                     "(Lean proved the theorem; the premise is verified by SymPy, not by Lean)")
+    rest = [r for r in verified if r.verdict != PROVED_MODULO_PREMISE]
+    if rest:
+        lines.append(f"{len(rest)} stated modulo a SymPy-verified premise, not proved by Lean "
+                     "here (see their verdicts)")
+    unverified = [r for r in modulo if r.unverified_premises]
+    if unverified:
+        lines.append(f"{len(unverified)} stated modulo a premise SymPy did NOT verify in this "
+                     "run: not green (exit 1)")
+    for record in modulo:
+        lines.append(f"  {record.verdict:21s} {record.decl}")
+        lines.extend(f"      {_premise_text(p)}" for p in record.premises)
+    return lines
+
+
 def to_json(result: CheckResult) -> str:
     return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
@@ -98,7 +147,9 @@ def to_junit(result: CheckResult) -> str:
     groups = (("families", [r for r in result.records if r.family is not None]),
               ("library", [r for r in result.records if r.family is None]))
     for name, records in groups:
-        failures = sum(r.verdict in FAILURES for r in records)
+        failures = sum(r.verdict in FAILURES or (r.verdict != NOT_RUN
+                                                 and bool(r.unverified_premises))
+                       for r in records)
         skipped = sum(r.verdict == NOT_RUN for r in records)
         suite = ET.SubElement(root, "testsuite", name=name, tests=str(len(records)),
                               failures=str(failures), errors="0", skipped=str(skipped))
@@ -108,12 +159,25 @@ def to_junit(result: CheckResult) -> str:
                                  file=record.file, time=f"{record.time_s or 0:.3f}")
             if record.line:
                 case.set("line", str(record.line))
+            if record.premises:
+                properties = ET.SubElement(case, "properties")
+                for premise in record.premises:
+                    ET.SubElement(properties, "property", name=f"premise:{premise.binder}",
+                                  value=f"{premise.statement} ({premise.kind}; sympy: "
+                                        f"{premise.sympy_status}; not verified by Lean)")
             if record.verdict == NOT_RUN:
                 ET.SubElement(case, "skipped", message=f"not run: {record.detail}")
             elif record.verdict in FAILURES:
                 failure = ET.SubElement(case, "failure", type=record.verdict,
                                         message=record.detail or record.verdict)
                 failure.text = "\n".join(m.text for m in record.messages) or record.detail
+            elif record.unverified_premises:
+                premise = record.unverified_premises[0]
+                ET.SubElement(case, "failure", type="premise_unverified",
+                              message=_premise_text(premise))
+            if record.premises:
+                ET.SubElement(case, "system-out").text = "\n".join(
+                    f"stated modulo {_premise_text(p)}" for p in record.premises)
     if result.modules:
         suite = ET.SubElement(root, "testsuite", name="modules", tests=str(len(result.modules)),
                               failures=str(len(result.modules)), errors="0", skipped="0")
@@ -148,6 +212,8 @@ def github_annotations(result: CheckResult, root: str = "") -> list[str]:
     prefix = root.rstrip("/") + "/" if root else ""
     out = []
     for record in result.records:
+        if record.premises and record.verdict not in FAILURES:
+            out.append(_modulo_annotation(record, prefix))
         if record.verdict not in FAILURES:
             continue
         level = "warning" if record.verdict == SORRY else "error"
@@ -179,6 +245,20 @@ def github_annotations(result: CheckResult, root: str = "") -> list[str]:
     return out
 
 
+def _modulo_annotation(record: DeclarationResult, prefix: str) -> str:
+    """``::notice`` naming the premise of a theorem proved (or not run) modulo it; ``::error``
+    when SymPy did not verify the premise in this run."""
+    level = "error" if record.unverified_premises else "notice"
+    properties = [f"file={_escape_property(prefix + record.file)}"]
+    if record.line:
+        properties.append(f"line={record.line}")
+    title = ("leanbridge: premise not verified" if record.unverified_premises else
+             f"leanbridge: {record.verdict}")
+    properties.append(f"title={_escape_property(title)}")
+    text = "; ".join(f"modulo {_premise_text(p)}" for p in record.premises)
+    return f"::{level} {','.join(properties)}::{_escape_data(record.decl + ': ' + text)}"
+
+
 def step_summary(result: CheckResult) -> str:
     """A Markdown table (family × argument) for ``$GITHUB_STEP_SUMMARY``."""
     lines = ["## leanbridge check", "",
@@ -186,8 +266,9 @@ def step_summary(result: CheckResult) -> str:
              "| family | argument | declaration | verdict |", "|---|---|---|---|"]
     for record in _family_records(result):
         mark = _SYMBOL.get(record.verdict, "❌")
+        modulo = "".join(f" (modulo `{p.binder}`: {NOT_BY_LEAN})" for p in record.premises)
         lines.append(f"| {record.family} | {_argument(record)} | "
-                     f"`{record.decl.rsplit('.', 1)[-1]}` | {mark} {record.verdict} |")
+                     f"`{record.decl.rsplit('.', 1)[-1]}` | {mark} {record.verdict}{modulo} |")
     if result.modules:
         lines += ["", "### Modules that did not build", "", "| module | status | detail |",
                   "|---|---|---|"]

@@ -3,6 +3,13 @@
 Verdicts (``leanbridge.check/1``):
 
 ``proved``          its module built, no error in it, axioms ⊆ allowlist (by ``#print axioms``)
+``proved_modulo_premise``
+                    the same evidence as ``proved``, for a theorem whose statement takes a
+                    premise as a named hypothesis (``(hσ : …)``): Lean proved the theorem, the
+                    premise is verified by SymPy only (:attr:`DeclarationResult.premises`, with
+                    the status of its SymPy re-verification in the same run). Not a failure; the
+                    exit code is 0 only if every such premise was ``verified`` in that run
+                    (:func:`unverified_premises`)
 ``sorry``           ``sorryAx`` among its axioms (which follow every dependency), or Lean's
                     "declaration uses sorry" warning inside it (it never makes a theorem proved)
 ``axiom_violation`` an axiom outside the allowlist
@@ -27,6 +34,7 @@ from leanbridge.lean.messages import ERROR, Message
 SCHEMA = "leanbridge.check/1"
 
 PROVED = "proved"
+PROVED_MODULO_PREMISE = "proved_modulo_premise"
 SORRY = "sorry"
 AXIOM_VIOLATION = "axiom_violation"
 ERROR_VERDICT = "error"
@@ -36,9 +44,11 @@ STALE = "stale"
 TAMPERED = "tampered"
 NOT_RUN = "not_run"
 INFRA_ERROR = "infra_error"
-VERDICTS = (PROVED, SORRY, AXIOM_VIOLATION, ERROR_VERDICT, TIMEOUT, MISSING_DECL, STALE,
-            TAMPERED, NOT_RUN, INFRA_ERROR)
-FAILURES = frozenset(VERDICTS) - {PROVED, NOT_RUN}
+VERDICTS = (PROVED, PROVED_MODULO_PREMISE, SORRY, AXIOM_VIOLATION, ERROR_VERDICT, TIMEOUT,
+            MISSING_DECL, STALE, TAMPERED, NOT_RUN, INFRA_ERROR)
+FAILURES = frozenset(VERDICTS) - {PROVED, PROVED_MODULO_PREMISE, NOT_RUN}
+#: The SymPy status a premise hypothesis needs for the check to be green (premises.VERIFIED).
+PREMISE_VERIFIED = "verified"
 
 DEFAULT_ALLOWLIST = ("propext", "Classical.choice", "Quot.sound")
 
@@ -48,6 +58,35 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NO_TOOLCHAIN = 0, 1, 2, 3
 
 def statement_hash(statement: str) -> str:
     return hashlib.sha256(" ".join(statement.split()).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass
+class PremiseRecord:
+    """A premise a theorem takes as a named hypothesis, and what SymPy said of it in this run.
+
+    ``statement`` is the hypothesis as the Lean theorem states it; ``sympy_status`` is the
+    status of the symbolic premise check that re-verifies it (verified / failed / unknown; or
+    unknown when no check covers it), ``sympy_statement`` what that check asked SymPy.
+    """
+
+    binder: str
+    kind: str
+    statement: str
+    reason: str
+    sympy_status: str = "unknown"
+    sympy_statement: str = ""
+
+    @property
+    def verified(self) -> bool:
+        return self.sympy_status == PREMISE_VERIFIED
+
+    def describe(self) -> str:
+        return f"{self.binder} : {self.statement}"
+
+    def to_dict(self) -> dict:
+        return {"binder": self.binder, "kind": self.kind, "statement": self.statement,
+                "reason": self.reason, "verified_by": "sympy", "verified_by_lean": False,
+                "sympy_status": self.sympy_status, "sympy_statement": self.sympy_statement}
 
 
 @dataclass
@@ -67,6 +106,12 @@ class DeclarationResult:
     messages: list[Message] = field(default_factory=list)
     time_s: float | None = None
     failed_dependencies: list[str] = field(default_factory=list)
+    #: the premises its statement takes as named hypotheses (empty: none)
+    premises: list[PremiseRecord] = field(default_factory=list)
+
+    @property
+    def unverified_premises(self) -> list[PremiseRecord]:
+        return [p for p in self.premises if not p.verified]
 
     @property
     def id(self) -> str:
@@ -80,6 +125,7 @@ class DeclarationResult:
             "detail": self.detail, "axioms": self.axioms,
             "messages": [m.to_dict() for m in self.messages], "time_s": self.time_s,
             "failed_dependencies": self.failed_dependencies,
+            "premises": [p.to_dict() for p in self.premises],
         }
 
 
@@ -109,12 +155,32 @@ def decide(record: DeclarationResult, evidence: Evidence, allowlist: frozenset[s
     The first rule that applies wins; ``proved`` only when every other rule is excluded:
     infra_error > timeout (wall-clock, then heartbeats) > error (own error message, then module
     failure) > missing_decl > infra_error (no axiom report) > sorry (``sorryAx``, or Lean's
-    "declaration uses sorry" warning) > axiom_violation > proved.
+    "declaration uses sorry" warning) > axiom_violation > proved; ``proved`` becomes
+    ``proved_modulo_premise`` when the record has premises (named hypotheses).
     """
     record.messages = list(evidence.messages)
     record.time_s = round(evidence.seconds, 3) if evidence.seconds is not None else None
     record.axioms = list(evidence.axioms) if evidence.axioms is not None else None
     record.verdict, record.detail = _verdict(evidence, allowlist)
+    if record.verdict == PROVED and record.premises:
+        record.verdict = PROVED_MODULO_PREMISE
+        record.detail = modulo_detail(record.premises)
+
+
+def modulo_detail(premises: list[PremiseRecord]) -> str:
+    """"proved by Lean modulo hσ : … (verified by SymPy, not by Lean)", per premise."""
+    parts = []
+    for premise in premises:
+        sympy = ("verified by SymPy, not by Lean" if premise.verified else
+                 f"NOT verified by SymPy in this run: {premise.sympy_status}; not by Lean")
+        parts.append(f"{premise.describe()} ({sympy})")
+    return "proved by Lean modulo " + "; ".join(parts)
+
+
+def unverified_premises(records: list[DeclarationResult]) -> list[DeclarationResult]:
+    """Theorems stated modulo a premise that SymPy did not verify in this run (whatever Lean
+    said of the theorem): none may be green."""
+    return [r for r in records if r.unverified_premises]
 
 
 def _verdict(evidence: Evidence, allowlist: frozenset[str]) -> tuple[str, str]:

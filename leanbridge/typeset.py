@@ -112,7 +112,7 @@ class PaperLatexPrinter(LatexPrinter):
         coefficient, rest = expr.as_coeff_Mul()
         factors = list(sp.Mul.make_args(rest))
         denominator = [f for f in factors if f.is_Pow and f.exp.is_negative
-                       and not f.base.is_number]
+                       and (not f.base.is_number or f.base.is_Add)]
         if denominator:
             numerator = sp.Mul(*[f for f in factors if f not in denominator])
             bottom = sp.Mul(*[f.base ** -f.exp for f in denominator])
@@ -178,6 +178,11 @@ class PaperLatexPrinter(LatexPrinter):
         if base.is_Function or isinstance(base, (sp.Max, sp.Min, sp.Abs)):
             if exponent.is_Integer and exponent > 0:
                 return f"{self._print(base)}^{{{self._print(exponent)}}}"
+        if exponent.is_Rational and exponent.is_negative and base.is_number \
+                and not base.is_Rational:
+            # 1/(π − 3): SymPy's printer hands a negative power to _print_Mul, which keeps a
+            # constant base among its constants and prints it back here (endless recursion).
+            return rf"\frac{{1}}{{{self._print(base ** -exponent)}}}"
         return super()._print_Pow(expr)
 
 

@@ -86,7 +86,7 @@ def test_no_toolchain_reports_not_run_and_exits_3(project, tmp_path, monkeypatch
     assert result.exit_code == 3
     assert "Lean: not run: no Lean toolchain found" in result.output
     assert "install elan" in result.output
-    assert "Symbolic premises (SymPy): 17 verified" in result.output
+    assert "Symbolic premises (SymPy): 23 verified" in result.output
     data = json.loads(json_path.read_text())
     jsonschema.validate(data, SCHEMA)
     assert data["lean"]["status"] == "not_run" and data["exit_code"] == 3

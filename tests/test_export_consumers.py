@@ -318,3 +318,61 @@ def test_check_junit_report_reads_with_junitparser(tmp_path, monkeypatch):
         assert suite.tests == len(list(suite))
         assert suite.failures == sum(any(isinstance(r, Failure) for r in c.result)
                                      for c in suite)
+
+
+# -- a user family stated modulo its premise ----------------------------------------------------
+
+def _modulo_project(tmp_path: Path) -> tuple[Path, Path]:
+    """A project with shifted_softplus (its S-condition theorem takes `hσ`) and pi_relu
+    (`hc : π − 3 ≠ 0`), and a report in which both theorems are proved_modulo_premise and the
+    catalog's relu theorem is proved."""
+    import json
+
+    from leanbridge import export as exporter
+
+    project = tmp_path / "lean"
+    shutil.copytree(LEAN, project, ignore=shutil.ignore_patterns(".lake", "build"))
+    for expr, name in (("log(1+exp(z))-log(2)", "shifted_softplus"),
+                       ("(pi-3)*Max(z,0)", "pi_relu")):
+        result = CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                           expr, "--name", name])
+        assert result.exit_code == 0, result.output
+    data = exporter.collect(project, ["relu", "shifted_softplus", "pi_relu"])
+    report = tmp_path / "check.json"
+    report.write_text(json.dumps({
+        "schema": "leanbridge.check/1", "lean": {"status": "ran"},
+        "started_at": "2026-01-01T00:00:00+00:00", "results": [
+            {"decl": s.declaration.full_name, "statement_hash": s.declaration.statement_hash,
+             "verdict": "proved" if s.family.name == "relu" else "proved_modulo_premise"}
+            for s in data.statements]}))
+    return project, report
+
+
+@needs_pdflatex
+@pytest.mark.parametrize("mode", [[], ["--per-family"]], ids=["general", "per-family"])
+def test_latex_with_a_premise_footnote_compiles(tmp_path, mode):
+    project, report = _modulo_project(tmp_path)
+    text = export("--format", "latex", *mode, "relu", "shifted_softplus", "pi_relu",
+                  "--results", str(report), project=project)
+    assert "verified by SymPy, not by Lean" in text
+    (tmp_path / "statements.tex").write_text(text)
+    _pdflatex(tmp_path, "statements.tex")
+
+
+@needs_plastex
+def test_blueprint_node_modulo_a_premise_is_not_green(tmp_path):
+    project, report = _modulo_project(tmp_path)
+    (tmp_path / "content.tex").write_text(export(
+        "--format", "blueprint", "relu", "shifted_softplus", "pi_relu", "--results",
+        str(report), project=project))
+    _plastex(tmp_path)
+    graph = (tmp_path / "web" / "dep_graph_document.html").read_text(encoding="utf-8")
+
+    def node(label):
+        return re.search(rf'"{re.escape(label)}"\s*\[([^\]]*)\]', graph).group(1)
+
+    assert "green" in node("thm:relu-absorbable-of-sCondition")
+    assert "green" not in node("thm:shifted-softplus-absorbable-of-sCondition")
+    assert "green" not in node("thm:pi-relu-absorbable-of-sCondition")
+    pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "web").glob("*.html"))
+    assert "of the Lean theorem: verified by SymPy, not by Lean." in pages

@@ -135,7 +135,7 @@ def test_summary_counts_every_verdict():
     counts = summary(records)
     assert counts["proved"] == 2 and counts["sorry"] == 1 and counts["total"] == 3
     assert set(counts) == set(VERDICTS) | {"total"}
-    assert FAILURES == set(VERDICTS) - {"proved", "not_run"}
+    assert FAILURES == set(VERDICTS) - {"proved", "proved_modulo_premise", "not_run"}
 
 
 # -- exit codes ------------------------------------------------------------------------------
@@ -540,7 +540,8 @@ def test_message_and_record_dictionaries():
         "id": "relu.relu_x", "decl": "SkipAbsorption.Families.relu_x", "family": "relu",
         "argument": "degree", "role": "lemma", "file": "A.lean", "line": 10,
         "statement_hash": "0" * 16, "verdict": "sorry", "detail": "d", "axioms": ["sorryAx"],
-        "messages": [m.to_dict()], "time_s": 1.5, "failed_dependencies": ["Z"]}
+        "messages": [m.to_dict()], "time_s": 1.5, "failed_dependencies": ["Z"],
+        "premises": []}
 
 
 def test_statement_hash_ignores_whitespace_only():

@@ -1,0 +1,342 @@
+"""Theorems stated modulo a premise (issue 9): `check` and every export say so.
+
+A user activation whose premise no certificate rule proves gets a Lean theorem taking the
+premise as a named hypothesis `(hσ : …)`. Lean can prove the theorem, never the premise; SymPy
+re-verifies the premise in every check. These tests run `leanbridge check` against the
+STAND-IN for `lake` (tests/lake_standin.py: it is not Lean and proves nothing) and the exports
+on a tmp project with generated user families.
+"""
+
+import json
+import shutil
+import stat
+import sys
+import xml.etree.ElementTree as ET
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from leanbridge import check as check_module
+from leanbridge.check import run_check
+from leanbridge.cli import main
+from leanbridge.premises import (
+    FAILED,
+    UNKNOWN,
+    VERIFIED,
+    PremiseCheck,
+    nonzero_status,
+    premise_checks,
+)
+from leanbridge.reports import github_annotations, step_summary, terminal, to_json, to_junit
+from leanbridge.results import PROVED_MODULO_PREMISE
+
+ROOT = Path(__file__).resolve().parents[1]
+STANDIN = Path(__file__).with_name("lake_standin.py")
+
+
+def _schema(name):
+    return json.loads(resources.files("leanbridge").joinpath(f"schemas/{name}")
+                      .read_text(encoding="utf-8"))
+
+
+CHECK_SCHEMA = _schema("check-1.schema.json")
+STATEMENTS_SCHEMA = _schema("statements-1.schema.json")
+
+SOFTPLUS = "SkipAbsorption.Families.shifted_softplus_absorbable_of_sCondition"
+HYPOTHESIS = "hσ : ∀ z, shifted_softplus z - shifted_softplus (-z) = z"
+
+
+def generate(project, expr, name):
+    result = CliRunner().invoke(main, ["generate", "--project", str(project), "--expr", expr,
+                                       "--name", name])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A copy of lean/ with one user family stated modulo its premise (README's example)."""
+    target = tmp_path / "lean"
+    shutil.copytree(ROOT / "lean", target, ignore=shutil.ignore_patterns(".lake"))
+    generate(target, "log(1+exp(z))-log(2)", "shifted_softplus")
+    return target
+
+
+@pytest.fixture
+def lake(tmp_path, monkeypatch):
+    """A `lake` that runs the stand-in with an empty scenario (every module builds)."""
+    script = tmp_path / "standin-lake"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {STANDIN} \"$@\"\n")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    scenario = tmp_path / "scenario.json"
+    scenario.write_text("{}")
+    monkeypatch.setenv("STANDIN_SCENARIO", str(scenario))
+    monkeypatch.setenv("STANDIN_PIDS", str(tmp_path / "pids"))
+    return str(script)
+
+
+def no_lean(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def with_status(status, *targets):
+    """`premise_checks` with the checks of the (family, kind) ``targets`` (default: the odd
+    premise of shifted_softplus) forced to ``status``."""
+    targets = set(targets or [("shifted_softplus", "odd")])
+
+    def forced(analysis):
+        return [PremiseCheck(c.family, c.argument, c.statement, status, c.method, c.kind)
+                if (c.family, c.kind) in targets else c for c in premise_checks(analysis)]
+
+    return forced
+
+
+def record_of(result, decl=SOFTPLUS):
+    return next(r for r in result.records if r.decl == decl)
+
+
+# -- check ----------------------------------------------------------------------------------
+
+def test_proved_modulo_a_verified_premise_is_green_and_says_so(project, lake):
+    result = run_check(project, lake=lake, timeout=60)
+    record = record_of(result)
+    assert record.verdict == PROVED_MODULO_PREMISE
+    assert [(p.binder, p.kind, p.sympy_status) for p in record.premises] == [
+        ("hσ", "odd", VERIFIED)]
+    assert record.premises[0].statement == HYPOTHESIS.split(" : ", 1)[1]
+    assert "verified by SymPy, not by Lean" in record.detail
+    # Catalog theorems (their premises are Lean lemmas) stay plain `proved`.
+    assert record_of(result, "SkipAbsorption.Families.relu_absorbable_of_sCondition").verdict \
+        == "proved"
+    assert result.exit_code == 0
+    text = terminal(result)
+    assert "1 proved modulo a SymPy-verified premise" in text
+    assert f"{HYPOTHESIS} — verified by SymPy, not by Lean" in text
+    assert "1 proved_modulo_premise" in text.splitlines()[-1]
+    data = json.loads(to_json(result))
+    jsonschema.validate(data, CHECK_SCHEMA)
+    entry = next(r for r in data["results"] if r["decl"] == SOFTPLUS)
+    assert entry["verdict"] == "proved_modulo_premise"
+    assert entry["premises"][0]["sympy_status"] == "verified"
+    assert entry["premises"][0]["verified_by_lean"] is False
+    assert data["summary"]["proved_modulo_premise"] == 1
+    assert "(modulo `hσ`: verified by SymPy, not by Lean)" in step_summary(result)
+
+
+def test_schema_rejects_an_unknown_verdict_and_a_premise_verified_by_lean(project, lake):
+    data = json.loads(to_json(run_check(project, lake=lake, timeout=60)))
+    entry = next(r for r in data["results"] if r["decl"] == SOFTPLUS)
+    entry["premises"][0]["verified_by_lean"] = True
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, CHECK_SCHEMA)
+    entry["premises"][0]["verified_by_lean"] = False
+    entry["verdict"] = "proved_modulo_nothing"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, CHECK_SCHEMA)
+
+
+@pytest.mark.parametrize("status", [FAILED, UNKNOWN])
+def test_a_premise_sympy_does_not_verify_is_never_green(project, lake, monkeypatch, status):
+    monkeypatch.setattr(check_module, "premise_checks", with_status(status))
+    result = run_check(project, lake=lake, timeout=60)
+    record = record_of(result)
+    # Lean's evidence is unchanged; the exit code and every report say the premise is not
+    # verified.
+    assert record.verdict == PROVED_MODULO_PREMISE
+    assert record.premises[0].sympy_status == status
+    assert result.exit_code == 1
+    text = terminal(result)
+    assert "1 stated modulo a premise SymPy did NOT verify in this run: not green (exit 1)" \
+        in text
+    assert f"NOT verified by SymPy in this run ({status}" in text
+    assert "proved modulo a SymPy-verified premise" not in text
+    case = ET.fromstring(to_junit(result)).find(f".//testcase[@name='{SOFTPLUS}']")
+    assert case.find("failure").get("type") == "premise_unverified"
+    assert any(line.startswith("::error ") and "premise not verified" in line
+               for line in github_annotations(result))
+    jsonschema.validate(json.loads(to_json(result)), CHECK_SCHEMA)
+
+
+def test_an_unverified_premise_of_another_kind_does_not_count(project, lake, monkeypatch):
+    """The status comes from the check of the hypothesis' own kind (and family)."""
+    monkeypatch.setattr(check_module, "premise_checks", with_status(
+        UNKNOWN, ("shifted_softplus", "nonzero"), ("shifted_softplus", "even"), ("relu", "odd")))
+    result = run_check(project, lake=lake, timeout=60)
+    assert {p.status for p in result.premises if p.family == "shifted_softplus"} == {
+        VERIFIED, UNKNOWN}
+    assert record_of(result).premises[0].sympy_status == VERIFIED
+    assert result.exit_code == 0
+
+
+def test_junit_reads_with_junitparser_and_names_the_premise(project, lake, tmp_path):
+    junitparser = pytest.importorskip("junitparser")
+    junit, report = tmp_path / "r.xml", tmp_path / "r.json"
+    result = CliRunner().invoke(main, ["check", "--project", str(project), "--lake", lake,
+                                       "--quiet", "--junit", str(junit), "--json", str(report)])
+    assert result.exit_code == 0, result.output
+    jsonschema.validate(json.loads(report.read_text()), CHECK_SCHEMA)
+    cases = {case.name: case for suite in junitparser.JUnitXml.fromfile(str(junit))
+             for case in suite}
+    case = cases[SOFTPLUS]
+    assert case.is_passed
+    properties = {p.name: p.value for p in case.child(junitparser.Properties)}
+    assert properties["premise:hσ"].startswith(HYPOTHESIS.split(" : ", 1)[1])
+    assert "sympy: verified" in properties["premise:hσ"]
+    assert f"stated modulo {HYPOTHESIS} — verified by SymPy, not by Lean" in case.system_out
+    plain = cases["SkipAbsorption.Families.relu_absorbable_of_sCondition"]
+    assert plain.is_passed and plain.system_out is None
+
+
+def test_github_notice_names_the_premise(project, lake):
+    lines = github_annotations(run_check(project, lake=lake, timeout=60))
+    notices = [line for line in lines if line.startswith("::notice ")]
+    assert len(notices) == 1
+    assert "ShiftedSoftplus.lean" in notices[0]
+    assert "title=leanbridge%3A proved_modulo_premise" in notices[0]
+    assert f"{SOFTPLUS}: modulo {HYPOTHESIS} — verified by SymPy, not by Lean" in notices[0]
+    assert not any(line.startswith("::error") for line in lines)
+
+
+def test_without_lean_the_record_still_names_its_premises(project, tmp_path, monkeypatch):
+    no_lean(tmp_path, monkeypatch)
+    generate(project, "log(cosh(z))", "log_cosh")          # even and o(z): two hypotheses
+    generate(project, "(pi-3)*Max(z,0)", "pi_relu")         # c = π − 3: `hc : c ≠ 0`
+    result = run_check(project)
+    record = record_of(result)
+    assert record.verdict == "not_run"
+    assert record.detail == ("no Lean toolchain; stated modulo " + HYPOTHESIS
+                             + " (verified by SymPy, not by Lean)")
+    kinds = {(r.family, p.kind, p.sympy_status) for r in result.records for p in r.premises}
+    assert kinds == {("shifted_softplus", "odd", VERIFIED), ("log_cosh", "even", VERIFIED),
+                     ("log_cosh", "isLittleO", VERIFIED), ("pi_relu", "nonzero", VERIFIED)}
+    assert result.exit_code == 3
+    text = terminal(result)
+    assert "stated modulo a SymPy-verified premise, not proved by Lean here" in text
+    assert "proved modulo" not in text
+    data = json.loads(to_json(result))
+    jsonschema.validate(data, CHECK_SCHEMA)
+    assert {p["kind"] for r in data["results"] for p in r["premises"]} == {
+        "odd", "even", "isLittleO", "nonzero"}
+
+
+def test_without_lean_an_unknown_relied_on_premise_exits_1(project, tmp_path, monkeypatch):
+    no_lean(tmp_path, monkeypatch)
+    monkeypatch.setattr(check_module, "premise_checks", with_status(UNKNOWN))
+    result = run_check(project)
+    assert result.exit_code == 1
+    assert "NOT verified by SymPy in this run (unknown" in terminal(result)
+
+
+def test_each_hypothesis_gets_the_status_of_its_own_kind(project, tmp_path, monkeypatch):
+    """log_cosh: the even-parity theorems take `hσ : σ even`, the linearisation ones
+    `hσ : σ = o(z)`; only the latter rely on the (forced) unknown check."""
+    no_lean(tmp_path, monkeypatch)
+    generate(project, "log(cosh(z))", "log_cosh")
+    monkeypatch.setattr(check_module, "premise_checks",
+                        with_status(UNKNOWN, ("log_cosh", "isLittleO")))
+    result = run_check(project)
+    statuses = {(r.argument, p.kind, p.sympy_status) for r in result.records
+                if r.family == "log_cosh" for p in r.premises}
+    assert statuses == {("even_parity", "even", VERIFIED),
+                        ("linearisation", "isLittleO", UNKNOWN)}
+    assert result.exit_code == 1
+
+
+def test_nonzero_premise_check_decides_c():
+    from leanbridge.analysis import analyse
+    from leanbridge.families import Family, Z
+    import sympy as sp
+
+    family = Family("pi_relu", "pi_relu", False, (sp.pi - 3) * sp.Max(Z, 0), "", "test")
+    checks = premise_checks(analyse(family))
+    nonzero = [c for c in checks if c.kind == "nonzero"]
+    assert [c.status for c in nonzero] == [VERIFIED]
+    assert nonzero[0].statement == "c = -3 + pi ≠ 0"
+    assert nonzero_status(sp.Integer(0)) == FAILED
+    assert nonzero_status(sp.sqrt(2) - sp.sqrt(8) / 2) == FAILED
+    assert nonzero_status(sp.Symbol("a")) == UNKNOWN
+
+
+# -- exports --------------------------------------------------------------------------------
+
+@pytest.fixture
+def report(project, lake, tmp_path):
+    """A check report in which the stand-in 'ran': relu proved, shifted_softplus modulo hσ."""
+    path = tmp_path / "check.json"
+    path.write_text(to_json(run_check(project, lake=lake, timeout=60)))
+    return path
+
+
+def export(project, report, *args):
+    result = CliRunner().invoke(main, ["export", "--project", str(project), "--results",
+                                       str(report), *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def theorem_node(text, label):
+    start = text.index(rf"\label{{{label}}}")
+    return text[start:text.index(r"\end{theorem}", start)]
+
+
+def test_blueprint_gives_no_leanok_and_a_footnote(project, report):
+    text = export(project, report, "--format", "blueprint", "relu", "shifted_softplus")
+    modulo = theorem_node(text, "thm:shifted-softplus-absorbable-of-sCondition")
+    proved = theorem_node(text, "thm:relu-absorbable-of-sCondition")
+    assert r"\leanok" in proved
+    assert r"\leanok" not in modulo
+    assert r"Assume that $\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$." in modulo
+    assert (r"\footnote{The assumption $\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$ "
+            r"is the hypothesis \texttt{h$\sigma$} of the Lean theorem: verified by SymPy, not "
+            r"by Lean.}") in modulo
+    after = text[text.index(r"\label{thm:shifted-softplus-absorbable-of-sCondition}"):]
+    assert not after.split(r"\end{theorem}", 1)[1].lstrip().startswith(r"\begin{proof}")
+
+
+def test_latex_states_the_hypothesis_and_its_status(project, report):
+    text = export(project, report, "--format", "latex", "--per-family", "shifted_softplus")
+    node = theorem_node(text, "thm:shifted-softplus-absorbable-of-sCondition")
+    assert r"Assume that $\sigma(z) - \sigma(-z) = z$" in node
+    assert (r"status: proved by Lean modulo h$\sigma$ (verified by SymPy, not by Lean).}"
+            in node)
+    assert r"is the hypothesis \texttt{h$\sigma$} of the Lean theorem: verified by SymPy" in node
+    assert "status: proved by Lean." not in node
+    grouped = export(project, report, "--format", "latex", "shifted_softplus")
+    assert r"shifted\_\allowbreak{}softplus$^{\dagger}$" in grouped
+    assert (r"its Lean theorems are stated modulo" + "\n"
+            r"$\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$ (the hypothesis "
+            r"\texttt{h$\sigma$}): verified by SymPy, not by Lean.") in grouped
+
+
+def test_latex_of_every_premise_kind_and_of_c(project, report, tmp_path):
+    generate(project, "log(cosh(z))", "log_cosh")
+    generate(project, "(pi-3)*Max(z,0)", "pi_relu")
+    text = export(project, report, "--format", "latex", "--per-family", "log_cosh", "pi_relu")
+    assert r"Assume that $\sigma(-z) = \sigma(z)$ for all $z\in\mathbb{R}$." in text
+    assert r"Assume that $\sigma(z) = o(z)$ as $z\to 0$." in text
+    assert r"Assume that $\pi - 3\neq 0$." in text
+    assert r"= -\frac{1}{\pi - 3}\, I_d$" in text      # 1/c typeset (it recursed before)
+
+
+def test_markdown_and_json_name_the_premise(project, report):
+    text = export(project, report, "--format", "markdown", "--per-family", "shifted_softplus")
+    assert ("status: proved by Lean modulo hσ (verified by SymPy, not by Lean)." in text)
+    assert ("The assumption $\\sigma(z) - \\sigma(-z) = z$ for all $z\\in\\mathbb{R}$ is the "
+            "hypothesis `hσ` of the Lean theorem: verified by SymPy, not by Lean.") in text
+    assert "| proved_modulo_premise (modulo `hσ`: verified by SymPy, not by Lean) |" in text
+    data = json.loads(export(project, report, "--format", "json", "shifted_softplus"))
+    jsonschema.validate(data, STATEMENTS_SCHEMA)
+    [statement] = data["statements"]
+    assert statement["status"] == "proved_modulo_premise"
+    assert statement["premises"] == [{
+        "binder": "hσ", "kind": "odd",
+        "lean_statement": "∀ z, shifted_softplus z - shifted_softplus (-z) = z",
+        "latex": r"$\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$",
+        "reason": statement["premises"][0]["reason"], "verified_by": "sympy",
+        "verified_by_lean": False}]
+    assert "(hσ : ∀ z," in statement["lean_statement"]
+    assert data["families"][0]["status"] == \
+        "proved (1 modulo a premise verified by SymPy, not by Lean)"
