@@ -34,6 +34,7 @@ from leanbridge.analysis import (
     Analysis,
     analyse,
     minus_inverse_identity,
+    s_condition_theorems,
 )
 from leanbridge.certificates import Certificate, Outside, certify
 from leanbridge.families import CATALOG, Family
@@ -112,6 +113,15 @@ class FamilyFile:
     @property
     def theorems(self) -> tuple[Declaration, ...]:
         return tuple(d for d in self.declarations if d.kind == "theorem")
+
+    @property
+    def opens(self) -> tuple[str, ...]:
+        """The `open` lines the declarations need, and no more: `Tendsto` unqualified, the `𝓝`
+        notation. A file that needs neither opens nothing, so it can import a light module
+        (ReLU's family file imports `SkipAbsorption.Relu`, not the measure theory behind GELU)."""
+        text = "\n".join(d.signature + "\n" + d.proof for d in self.declarations)
+        return tuple(line for line, needed in (("open Filter (Tendsto)", "Tendsto" in text),
+                                               ("open scoped Topology", "𝓝" in text)) if needed)
 
     @property
     def premise_hypotheses(self) -> tuple["PremiseHypothesis", ...]:
@@ -427,10 +437,15 @@ C_ONE_MATCH = ("(by\n"
 
 def _odd_theorem(f: FamilyFile_, premise: PremiseRef, c: sp.Expr) -> Declaration:
     s, name = f.symbol, f.family.name
-    necessity = ("The paper also proves the condition necessary for this activation (generic "
-                 "weights, `d ≥ 2`); that direction is not formalised here."
-                 if f.analysis.necessity_proven else
-                 "Necessity is not known for this activation: other absorbing blocks may exist.")
+    characterisation = s_condition_theorems(f.analysis).get("characterisation")
+    if characterisation:
+        necessity = ("The converse (necessity) is stated in Lean for nondegenerate weights: "
+                     f"`{characterisation}`.")
+    elif f.analysis.necessity_proven:
+        necessity = ("The paper also proves the condition necessary for this activation (generic "
+                     "weights, `d ≥ 2`); that direction is not formalised here.")
+    else:
+        necessity = "Necessity is not known for this activation: other absorbing blocks may exist."
     rhs = f"{s} z - {s} (-z) = z" if c == 1 else f"{s} z - {s} (-z) = {sp.sstr(c)} · z"
     doc = (f"**Paper Thm 8/10, sufficiency.** `{rhs}`, so if an index set `S` has "
            f"`W_down[:,S] W_up[S,:] = {minus_inverse_identity(c)}`, keeping `W_down` and "

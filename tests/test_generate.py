@@ -8,7 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from leanbridge.cli import main
-from leanbridge.families import get_family
+from leanbridge.expression import user_family
+from leanbridge.families import CATALOG, get_family
 from leanbridge.generate import (
     INDEX_PATH,
     MISSING,
@@ -123,11 +124,26 @@ def test_golden_conditional_leaky_relu_with_its_c():
 
 
 def test_family_files_open_only_tendsto_and_scoped_topology():
-    """No blanket `open Filter`: its lemma names could make `one_mul`, `inv_one` … ambiguous."""
-    for name in ("relu", "swiglu", "tanh"):
+    """No blanket `open Filter`: its lemma names could make `one_mul`, `inv_one` … ambiguous.
+    And nothing a file does not use: `open` of a namespace its imports lack is an error."""
+    for name in [f.name for f in CATALOG]:
         text = render_family(build_family_file(get_family(name)))
-        assert "\nopen Filter (Tendsto)\nopen scoped Topology\n" in text
-        assert "\nopen Filter Topology\n" not in text
+        assert "\nopen Filter Topology\n" not in text and "\nopen Filter\n" not in text
+        assert ("\nopen Filter (Tendsto)\n" in text) == ("Tendsto" in text.split("-/", 1)[1])
+        assert ("\nopen scoped Topology\n" in text) == ("𝓝" in text)
+    # a user gate's premise lemma states `Tendsto g (𝓝 0) (𝓝 0)`: both lines, before use
+    text = render_family(build_family_file(user_family("tanh(z)", "tgate", True)))
+    body = text.split("-/", 1)[1]
+    assert body.index("open Filter (Tendsto)\nopen scoped Topology\n") < body.index("(𝓝 0)")
+
+
+def test_relu_family_file_imports_the_light_relu_module():
+    """A failure in the GELU measure theory (`Activations` imports `Gaussian`) must not reach
+    the ReLU family file: it imports `SkipAbsorption.Relu`, and opens nothing it lacks."""
+    text = render_family(build_family_file(get_family("relu")))
+    imports = [line for line in text.splitlines() if line.startswith("import ")]
+    assert imports == ["import SkipAbsorption.Parity", "import SkipAbsorption.Relu"]
+    assert "\nopen " not in text
 
 
 @pytest.mark.parametrize("name, symbol", [("glu", "Real.sigmoid z"), ("tanh", "Real.tanh z")])

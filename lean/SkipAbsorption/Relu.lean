@@ -14,9 +14,9 @@ even part:
 
 This file has light imports on purpose: the necessity half of paper Theorem 8
 (`SkipAbsorption.ReluNecessity`) only needs these, not the measure theory behind GELU in
-`SkipAbsorption.Activations` (which imports this file). The generated ReLU family file keeps
-importing `SkipAbsorption.Activations`: its template opens `Filter` and the `Topology` scope,
-which need those heavier imports.
+`SkipAbsorption.Activations` (which imports this file). The generated ReLU family file imports
+this file too, not `SkipAbsorption.Activations`, so a failure in the measure theory behind GELU
+does not reach it.
 -/
 
 noncomputable section

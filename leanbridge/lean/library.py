@@ -131,11 +131,12 @@ class LeanActivation:
 
 
 _ACT = "SkipAbsorption.Activations"
+_RELU = "SkipAbsorption.Relu"      # `relu` itself, light imports (`Activations` imports it)
 _CAT = "SkipAbsorption.CatalogActivations"
 
 #: Lean definitions and premise lemmas of the catalog families (keyed by family name).
 CATALOG_LEAN: dict[str, LeanActivation] = {
-    "relu": LeanActivation("relu", _ACT, ((ODD, "relu_sub_relu_neg"),)),
+    "relu": LeanActivation("relu", _RELU, ((ODD, "relu_sub_relu_neg"),)),
     "gelu": LeanActivation("gelu", _ACT, ((ODD, "gelu_sub_gelu_neg"),)),
     "gelu_tanh": LeanActivation("geluTanh", _CAT, ((ODD, "geluTanh_sub_geluTanh_neg"),)),
     "silu": LeanActivation("swish", _ACT, ((ODD, "swish_sub_swish_neg"),)),
