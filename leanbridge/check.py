@@ -57,6 +57,7 @@ from leanbridge import __version__
 from leanbridge import generate as generated_files
 from leanbridge import graph as dependency_graph
 from leanbridge.analysis import analyse
+from leanbridge.exit_codes import EXIT_FAILED, EXIT_NO_TOOLCHAIN, EXIT_OK
 from leanbridge.families import CATALOG
 from leanbridge.lean import process
 from leanbridge.lean.messages import (
@@ -87,9 +88,6 @@ from leanbridge.premises import PremiseCheck, premise_checks
 from leanbridge.render import FamilyFile, build_family_file
 from leanbridge.results import (
     DEFAULT_ALLOWLIST,
-    EXIT_FAILED,
-    EXIT_NO_TOOLCHAIN,
-    EXIT_OK,
     FAILURES,
     INFRA_ERROR,
     NOT_RUN,

@@ -23,7 +23,7 @@ import click
 from leanbridge import __version__
 from leanbridge.atomic import UnwritableError, check_writable
 from leanbridge.console import ascii_fallback
-from leanbridge.results import EXIT_USAGE
+from leanbridge.exit_codes import EXIT_USAGE
 
 #: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130

@@ -2,7 +2,9 @@
 ``export`` (the numeric ones are in :mod:`leanbridge.numeric.cli`).
 
 :mod:`leanbridge.cli` loads this module only when one of these commands runs, so that
-``leanbridge --help`` and ``--version`` do not import SymPy, NetworkX or Jinja2.
+``leanbridge --help`` and ``--version`` do not import SymPy. Each command imports the rest of
+what it needs itself (generation and Jinja2, the graph and NetworkX), so that
+``analyse`` of a catalog family loads only the analysis.
 """
 
 from __future__ import annotations
@@ -15,17 +17,14 @@ from pathlib import Path
 import click
 import sympy as sp
 
-from leanbridge import generate as generate_files
-from leanbridge import graph as dependency_graph
 from leanbridge.analysis import Analysis, analyse, s_condition_theorems
 from leanbridge.atomic import UnwritableError, atomic_write, check_directory_writable
 from leanbridge.budget import DEFAULT_SECONDS, BudgetExceeded, time_budget
 from leanbridge.cli import InputError, project_dir, writable_output
+from leanbridge.exit_codes import EXIT_FAILED
 from leanbridge.expression import ExpressionError, excerpt, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
 from leanbridge.lean import library
-from leanbridge.lean.printer import LeanPrintError, lean_code
-from leanbridge.results import EXIT_FAILED
 
 
 def _short(text: str, width: int = 200) -> str:
@@ -35,6 +34,8 @@ def _short(text: str, width: int = 200) -> str:
 
 def lean_term(family: Family) -> tuple[str | None, str | None]:
     """(Lean term, None) or (None, why it cannot be printed)."""
+    from leanbridge.lean.printer import LeanPrintError, lean_code
+
     try:
         return lean_code(family.expr), None
     except LeanPrintError as exc:
@@ -169,6 +170,10 @@ def _analyse_within(family: Family, budget: float | None) -> Analysis:
         raise InputError(f"{exc}; simplify the expression or raise --time-budget") from None
 
 
+#: ``graph --format``: the keys of :data:`leanbridge.graph.FORMATS` (written out so that this
+#: module does not import NetworkX; tests/test_graph.py checks they agree).
+GRAPH_FORMATS = ("dot", "json", "mermaid")
+
 PROJECT_OPTION = click.option(
     "--project", "project_path", default=None, metavar="DIR",
     help="The Lake project holding SkipAbsorption (default: found from the working directory "
@@ -199,6 +204,8 @@ def generate(project_path: str | None, check_only: bool, expr_text: str | None,
     of its text. Files without that header are never overwritten (exit 2). With --check,
     nothing is written and the exit code is 1 if any file is stale, tampered or missing.
     """
+    from leanbridge import generate as generate_files
+
     project = project_dir(project_path)
     if check_only:
         if expr_text or user_name or gated or force:
@@ -238,7 +245,7 @@ def generate(project_path: str | None, check_only: bool, expr_text: str | None,
 
 @click.command()
 @PROJECT_OPTION
-@click.option("--format", "fmt", type=click.Choice(sorted(dependency_graph.FORMATS)),
+@click.option("--format", "fmt", type=click.Choice(GRAPH_FORMATS),
               default="json", show_default=True, help="Output format (json = node-link).")
 @click.option("--out", "out_path", metavar="PATH",
               help="Write to PATH (atomically) instead of standard output.")
@@ -252,6 +259,8 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
     Edges mean "uses". Built from the catalog and the templates' references, and checked against
     the declarations found in the Lean sources.
     """
+    from leanbridge import graph as dependency_graph
+
     project = project_dir(project_path)
     out = writable_output(out_path, "--out")
     built = dependency_graph.build(project)
@@ -386,6 +395,8 @@ def export(project_path: str, fmt: str, out_path: str | None, results_path: str 
 
 
 def _report_files(statuses, as_json: bool, checked: bool) -> None:
+    from leanbridge import generate as generate_files
+
     if as_json:
         failing = [s for s in statuses if s.status in generate_files.FAILING]
         click.echo(json.dumps({"checked": checked, "ok": not failing,

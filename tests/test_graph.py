@@ -122,3 +122,9 @@ def test_scan_skips_lake_build_directory(tmp_path):
     (tmp_path / ".lake" / "packages" / "M.lean").write_text("theorem m : True := trivial\n")
     (tmp_path / "Own.lean").write_text("theorem own : True := trivial\n")
     assert set(scan_project(tmp_path)) == {"own"}
+
+
+def test_the_format_choices_are_the_formats():
+    from leanbridge.commands import GRAPH_FORMATS
+
+    assert GRAPH_FORMATS == tuple(sorted(g.FORMATS))
