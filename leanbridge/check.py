@@ -259,13 +259,22 @@ def _git_rev(project: Path) -> str | None:
 
 # -- what is checked -------------------------------------------------------------------------
 
-def family_plans(project: Path) -> list[FamilyFile]:
-    """Plans of the catalog families and of the user families whose files are on disk."""
-    plans = [build_family_file(family) for family in CATALOG]
+def family_plans(project: Path,
+                 rendered: generated_files.Rendered | None = None) -> list[FamilyFile]:
+    """Plans of the catalog families and of the user families whose files are on disk (taken
+    from ``rendered``, the files ``generate --check`` rendered, where they are there)."""
+    if rendered is None:
+        plans = [build_family_file(family) for family in CATALOG]
+    else:
+        plans = [output.plan for output in rendered.catalog if output.plan is not None]
     families_dir = project / generated_files.FAMILIES_DIR
     for path in sorted(families_dir.glob("*.lean")) if families_dir.is_dir() else []:
-        header = generated_files.parse_header(path.read_text(encoding="utf-8"))
-        output = generated_files.rerender_user_file(header) if header else None
+        relative = path.relative_to(project).as_posix()
+        if rendered is not None and relative in rendered.user:
+            output = rendered.user[relative]
+        else:
+            header = generated_files.parse_header(path.read_text(encoding="utf-8"))
+            output = generated_files.rerender_user_file(header) if header else None
         if output is not None:
             plans.append(output.plan)
     return plans
@@ -494,16 +503,16 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         toolchain=describe_toolchain(project, lake_path))
 
     progress("checking generated files (leanbridge generate --check)")
-    statuses = generated_files.check(project)
+    statuses, rendered = generated_files.check_rendered(project)
     result.generated_files = [s.to_dict() for s in statuses]
     file_status = {s.path: s.status for s in statuses}
 
-    plans = family_plans(project)
+    plans = family_plans(project, rendered)
     progress(f"symbolic premise checks for {len(plans)} families (SymPy)")
     result.premises = [c for plan in plans for c in premise_checks(analyse(plan.family))]
 
     declared = scan_project(project)
-    graph = dependency_graph.build(project, plans)
+    graph = dependency_graph.build(project, plans, declared)
     records = _records(project, plans, declared, graph)
     result.records = records
     result.missing_names = [str(m) for m in dependency_graph.missing_names(graph)]

@@ -47,7 +47,7 @@ from leanbridge.library_statements import (
     LibraryStatement,
     definition_note,
 )
-from leanbridge.render import Declaration, FamilyFile, build_family_file, environment
+from leanbridge.render import Declaration, FamilyFile, build_family_file, new_environment
 from leanbridge.results import statement_hash
 from leanbridge.typeset import activation_latex
 
@@ -537,7 +537,7 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
             "beyond_the_paper": None if data.beyond is None
             else data.beyond.to_dict(data.beyond_library),
         }, indent=2, ensure_ascii=False) + "\n"
-    env = environment()
+    env = new_environment()
     env.filters["tex"] = latex_text
     env.filters["texname"] = lambda name: latex_text(name).replace(r"\_", r"\_\allowbreak{}")
     env.globals["minus_inverse_identity"] = minus_inverse_identity

@@ -61,10 +61,12 @@ def _role(declaration: LeanDeclaration, generated: set[str]) -> str:
     return "lemma"
 
 
-def build(project: Path, plans: list[FamilyFile] | None = None) -> nx.DiGraph:
-    """The dependency graph of the project at ``project`` (catalog plans by default)."""
+def build(project: Path, plans: list[FamilyFile] | None = None,
+          declared: dict[str, LeanDeclaration] | None = None) -> nx.DiGraph:
+    """The dependency graph of the project at ``project`` (catalog plans by default; the
+    declarations of its sources, ``declared``, scanned if not given)."""
     plans = plans if plans is not None else [build_family_file(f) for f in CATALOG]
-    declared = scan_project(project)
+    declared = declared if declared is not None else scan_project(project)
     generated = {d.full_name for plan in plans for d in plan.declarations}
     graph = nx.DiGraph()
     for name, declaration in declared.items():
