@@ -1,8 +1,9 @@
 """Symbolic premise checks: re-verify with SymPy the facts each family's Lean theorems assume.
 
 They run on every ``leanbridge check``, with or without Lean. Each check states its identity
-directly and asks SymPy for it by a route independent of the analysis (``simplify`` of the
-identity itself, ``limit`` for behaviour at 0), so a bug in one is unlikely to hide in both.
+directly and asks SymPy for it by a route independent of the analysis (exact normal forms, else
+``simplify``, of the identity itself; ``limit`` for behaviour at 0), so a bug in one is unlikely
+to hide in both.
 A check is ``verified`` only when SymPy proves it, ``failed`` when SymPy proves it false (or a
 sample point refutes it), and ``unknown`` otherwise.
 """
@@ -21,6 +22,7 @@ from leanbridge.analysis import (
     Analysis,
 )
 from leanbridge.families import Z
+from leanbridge.halfline import normal_form_zero
 
 VERIFIED = "verified"
 FAILED = "failed"
@@ -28,6 +30,8 @@ UNKNOWN = "unknown"
 
 _T = sp.Symbol("t", positive=True)
 _P = sp.Symbol("p", positive=True)
+#: How an identity is proved, for the report.
+_PROVED_BY = "sympy.expand (or exp of a real log identity), else sympy.simplify,"
 _ERRORS = (TypeError, ValueError, NotImplementedError, RecursionError, ZeroDivisionError)
 
 
@@ -47,9 +51,10 @@ class PremiseCheck:
 
 
 def _identity(difference: sp.Expr) -> str:
-    """VERIFIED if ``difference`` simplifies to 0, FAILED if a sample refutes it, else UNKNOWN."""
+    """VERIFIED if SymPy proves ``difference`` is 0 (exact normal forms, else ``simplify``),
+    FAILED if a sample refutes it, else UNKNOWN."""
     try:
-        if sp.simplify(difference) == 0:
+        if normal_form_zero(difference) or sp.simplify(difference) == 0:
             return VERIFIED
         if sp.simplify(difference.rewrite(sp.exp)) == 0:
             return VERIFIED
@@ -107,7 +112,7 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
                             for s in (1, -1)))
             checks.append(PremiseCheck(
                 family.name, argument, f"{what}(t·z) = t^{sp.sstr(k)}·{what}(z) for all t > 0",
-                status, "sympy.simplify of the identity on z = ±p (t, p > 0)"))
+                status, f"{_PROVED_BY} of the identity on z = ±p (t, p > 0)"))
         elif argument == LINEARISATION:
             value = sigma.subs(Z, 0)
             if family.gated:
@@ -124,12 +129,12 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
             checks.append(PremiseCheck(
                 family.name, argument, "σ(−z) = σ(z) for all z",
                 _identity_in_z(sigma.subs(Z, -Z) - sigma),
-                "sympy.simplify of the identity on z = p, −p (p > 0) and 0"))
+                f"{_PROVED_BY} of the identity on z = p, −p (p > 0) and 0"))
         elif argument == ODD_LINEAR_PARITY:
             c = facts.odd_coefficient
             checks.append(PremiseCheck(
                 family.name, argument,
                 f"σ(z) − σ(−z) = {'z' if c == 1 else sp.sstr(c) + '·z'} for all z",
                 _identity_in_z(sigma - sigma.subs(Z, -Z) - c * Z),
-                "sympy.simplify of the identity on z = p, −p (p > 0) and 0"))
+                f"{_PROVED_BY} of the identity on z = p, −p (p > 0) and 0"))
     return checks
