@@ -21,7 +21,7 @@ import networkx as nx
 
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
-from leanbridge.lean.sources import LeanDeclaration, scan_project, uses
+from leanbridge.lean.sources import LeanDeclaration, scan_project, short_names, uses
 from leanbridge.render import FamilyFile, build_family_file
 
 PAPER = "paper"
@@ -73,8 +73,9 @@ def build(project: Path, plans: list[FamilyFile] | None = None,
         graph.add_node(name, kind=LEAN, role=_role(declaration, generated),
                        decl_kind=declaration.kind, file=declaration.file, line=declaration.line,
                        declared=True)
+    by_short = short_names(declared)
     for name, declaration in declared.items():
-        for used in uses(declaration, declared):
+        for used in uses(declaration, declared, by_short):
             graph.add_edge(name, used)
     for result, summary in library.PAPER_RESULTS.items():
         graph.add_node(paper_node(result), kind=PAPER, summary=summary)
