@@ -21,7 +21,6 @@ from pathlib import Path
 import click
 
 from leanbridge import __version__
-from leanbridge.atomic import UnwritableError, check_writable
 from leanbridge.console import ascii_fallback
 from leanbridge.exit_codes import EXIT_USAGE
 
@@ -102,6 +101,8 @@ def writable_output(path: str | None, option: str) -> Path | None:
     """``path`` as a Path, after checking it can be written (InputError otherwise)."""
     if path is None:
         return None
+    from leanbridge.atomic import UnwritableError, check_writable  # tempfile: not for --help
+
     try:
         check_writable(Path(path))
     except UnwritableError as exc:
