@@ -53,9 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from leanbridge import __version__
+from leanbridge import __version__, dependencies
 from leanbridge import generate as generated_files
-from leanbridge import graph as dependency_graph
 from leanbridge.analysis import analyse
 from leanbridge.exit_codes import EXIT_FAILED, EXIT_NO_TOOLCHAIN, EXIT_OK
 from leanbridge.families import CATALOG
@@ -281,7 +280,7 @@ def family_plans(project: Path,
 
 
 def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDeclaration],
-             graph) -> list[DeclarationResult]:
+             nodes: dict[str, dict]) -> list[DeclarationResult]:
     planned = {d.full_name: (plan, d) for plan in plans for d in plan.declarations
                if d.kind == "theorem"}
     records = []
@@ -289,7 +288,7 @@ def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDec
         if declaration.kind not in ("theorem", "lemma"):
             continue
         plan, planned_decl = planned.get(name, (None, None))
-        role = graph.nodes[name].get("role", "lemma") if name in graph else "lemma"
+        role = nodes[name].get("role", "lemma") if name in nodes else "lemma"
         header = declaration.text.split(":=", 1)[0]
         records.append(DeclarationResult(
             decl=name, file=declaration.file, line=declaration.line, role=role,
@@ -512,10 +511,11 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     result.premises = [c for plan in plans for c in premise_checks(analyse(plan.family))]
 
     declared = scan_project(project)
-    graph = dependency_graph.build(project, plans, declared)
-    records = _records(project, plans, declared, graph)
+    collected = dependencies.collect(project, plans, declared)
+    records = _records(project, plans, declared, collected.nodes)
     result.records = records
-    result.missing_names = [str(m) for m in dependency_graph.missing_names(graph)]
+    result.missing_names = [str(m) for m in dependencies.missing_names(
+        collected.nodes, collected.predecessors)]
 
     if lake_path is None:
         result.lean_status = NOT_RUN
@@ -565,7 +565,9 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
             decide(record, evidence.get(record.decl, Evidence(
                 module_failure="not built: its file is not part of the Lake project")), allow)
     _apply_file_status(records, file_status)
-    _explain(records, graph)
+    from leanbridge.graph import to_networkx  # NetworkX: only when Lean ran
+
+    _explain(records, to_networkx(collected))
     result.duration_s = time.monotonic() - started
     return result
 
@@ -682,7 +684,10 @@ def _explain(records: list[DeclarationResult], graph) -> None:
 
     Only failures of their own count as causes: a theorem that is ``error`` because its module
     failed (or was not built) already says so, and blaming its neighbours would mislead.
+    ``graph``: the NetworkX dependency graph (:mod:`leanbridge.graph`).
     """
+    from leanbridge import graph as dependency_graph  # NetworkX: only when Lean ran
+
     consequence = ("its module ", "not built")
     failed = {r.decl: r.verdict for r in records if r.verdict in FAILURES
               and not r.detail.startswith(consequence)}

@@ -2,8 +2,11 @@
 lets them do so lists every command with the command's own help."""
 
 import json
+import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -26,10 +29,10 @@ print(json.dumps(sorted(m for m in sys.modules if m.split(".")[0] in heavy)))
 """
 
 
-def _loaded_after(*args: str) -> list[str]:
+def _loaded_after(*args: str, env: dict | None = None) -> list[str]:
     completed = subprocess.run(
         [sys.executable, "-c", _WRAPPER.format(heavy=set(HEAVY)), *args],
-        capture_output=True, text=True, timeout=120, check=True)
+        capture_output=True, text=True, timeout=120, check=True, env=env)
     return json.loads(completed.stdout.strip().splitlines()[-1])
 
 
@@ -81,3 +84,15 @@ def test_lazy_command_list_equals_clicks_own(width):
     assert fresh.commands == {}
     assert lazy.getvalue() == eager.getvalue()
     assert set(main.commands) == set(COMMANDS)
+
+
+def test_check_without_lean_does_not_import_networkx(tmp_path):
+    """Without Lean, ``check`` reads roles and missing names from plain data; NetworkX (0.07 s
+    to import) is only for drawing and for explaining failures after a Lean run."""
+    project = tmp_path / "lean"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "lean", project,
+                    ignore=shutil.ignore_patterns(".lake"))
+    env = dict(os.environ, PATH=str(tmp_path / "empty"), HOME=str(tmp_path / "home"))
+    loaded = {name.split(".")[0] for name in
+              _loaded_after("check", "--project", str(project), "--quiet", env=env)}
+    assert loaded == {"sympy", "jinja2"}
