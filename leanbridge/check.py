@@ -48,7 +48,6 @@ import subprocess
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -619,6 +618,8 @@ def _audit(lake: str, project: Path, audited: list[DeclarationResult],
         tasks.append((public, {"imports": imports}))
     for file, records in sorted(private.items()):
         tasks.append((records, {"prefix": (project / file).read_text(encoding="utf-8")}))
+    from concurrent.futures import ThreadPoolExecutor  # only when Lean runs
+
     with _ticking(progress, "audit"), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         runs = list(zip([records for records, _ in tasks], pool.map(
             lambda task: run_audit(lake, project, [r.decl for r in task[0]], timeout,
