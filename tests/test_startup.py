@@ -96,3 +96,30 @@ def test_check_without_lean_does_not_import_networkx(tmp_path):
     loaded = {name.split(".")[0] for name in
               _loaded_after("check", "--project", str(project), "--quiet", env=env)}
     assert loaded == {"sympy", "jinja2"}
+
+
+_RUN = """
+import gc, json, sys
+from leanbridge import cli
+sys.argv = ["leanbridge", *sys.argv[1:]]
+try:
+    cli.run()
+except SystemExit:
+    pass
+print(json.dumps([gc.isenabled(), gc.get_freeze_count() > 0]))
+"""
+
+
+def test_the_executable_collects_garbage_again_once_the_command_is_imported():
+    completed = subprocess.run([sys.executable, "-c", _RUN, "analyse", "relu"],
+                               capture_output=True, text=True, timeout=120, check=True)
+    enabled, frozen = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert enabled and frozen
+
+
+def test_the_cli_in_process_leaves_the_garbage_collector_alone():
+    import gc
+
+    frozen = gc.get_freeze_count()
+    assert CliRunner().invoke(main, ["analyse", "relu"]).exit_code == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
