@@ -1,5 +1,5 @@
 """``python -m leanbridge``: the same as the ``leanbridge`` command."""
 
-from leanbridge.cli import main
+from leanbridge.cli import run
 
-main(prog_name="leanbridge")
+run()

@@ -48,15 +48,14 @@ import subprocess
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from leanbridge import __version__
+from leanbridge import __version__, dependencies
 from leanbridge import generate as generated_files
-from leanbridge import graph as dependency_graph
 from leanbridge.analysis import analyse
+from leanbridge.exit_codes import EXIT_FAILED, EXIT_NO_TOOLCHAIN, EXIT_OK
 from leanbridge.families import CATALOG
 from leanbridge.lean import process
 from leanbridge.lean.messages import (
@@ -87,9 +86,6 @@ from leanbridge.premises import PremiseCheck, for_hypothesis, premise_checks
 from leanbridge.render import Declaration, FamilyFile, build_family_file
 from leanbridge.results import (
     DEFAULT_ALLOWLIST,
-    EXIT_FAILED,
-    EXIT_NO_TOOLCHAIN,
-    EXIT_OK,
     FAILURES,
     INFRA_ERROR,
     NOT_RUN,
@@ -266,13 +262,22 @@ def _git_rev(project: Path) -> str | None:
 
 # -- what is checked -------------------------------------------------------------------------
 
-def family_plans(project: Path) -> list[FamilyFile]:
-    """Plans of the catalog families and of the user families whose files are on disk."""
-    plans = [build_family_file(family) for family in CATALOG]
+def family_plans(project: Path,
+                 rendered: generated_files.Rendered | None = None) -> list[FamilyFile]:
+    """Plans of the catalog families and of the user families whose files are on disk (taken
+    from ``rendered``, the files ``generate --check`` rendered, where they are there)."""
+    if rendered is None:
+        plans = [build_family_file(family) for family in CATALOG]
+    else:
+        plans = [output.plan for output in rendered.catalog if output.plan is not None]
     families_dir = project / generated_files.FAMILIES_DIR
     for path in sorted(families_dir.glob("*.lean")) if families_dir.is_dir() else []:
-        header = generated_files.parse_header(path.read_text(encoding="utf-8"))
-        output = generated_files.rerender_user_file(header) if header else None
+        relative = path.relative_to(project).as_posix()
+        if rendered is not None and relative in rendered.user:
+            output = rendered.user[relative]
+        else:
+            header = generated_files.parse_header(path.read_text(encoding="utf-8"))
+            output = generated_files.rerender_user_file(header) if header else None
         if output is not None:
             plans.append(output.plan)
     return plans
@@ -293,7 +298,7 @@ def premise_records(plan: FamilyFile, declaration: Declaration,
 
 
 def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDeclaration],
-             graph, checks: list[PremiseCheck] = ()) -> list[DeclarationResult]:
+             nodes: dict[str, dict], checks: list[PremiseCheck] = ()) -> list[DeclarationResult]:
     planned = {d.full_name: (plan, d) for plan in plans for d in plan.declarations
                if d.kind == "theorem"}
     records = []
@@ -301,7 +306,7 @@ def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDec
         if declaration.kind not in ("theorem", "lemma"):
             continue
         plan, planned_decl = planned.get(name, (None, None))
-        role = graph.nodes[name].get("role", "lemma") if name in graph else "lemma"
+        role = nodes[name].get("role", "lemma") if name in nodes else "lemma"
         header = declaration.text.split(":=", 1)[0]
         records.append(DeclarationResult(
             decl=name, file=declaration.file, line=declaration.line, role=role,
@@ -517,19 +522,20 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
         toolchain=describe_toolchain(project, lake_path))
 
     progress("checking generated files (leanbridge generate --check)")
-    statuses = generated_files.check(project)
+    statuses, rendered = generated_files.check_rendered(project)
     result.generated_files = [s.to_dict() for s in statuses]
     file_status = {s.path: s.status for s in statuses}
 
-    plans = family_plans(project)
+    plans = family_plans(project, rendered)
     progress(f"symbolic premise checks for {len(plans)} families (SymPy)")
     result.premises = [c for plan in plans for c in premise_checks(analyse(plan.family))]
 
     declared = scan_project(project)
-    graph = dependency_graph.build(project, plans)
-    records = _records(project, plans, declared, graph, result.premises)
+    collected = dependencies.collect(project, plans, declared)
+    records = _records(project, plans, declared, collected.nodes, result.premises)
     result.records = records
-    result.missing_names = [str(m) for m in dependency_graph.missing_names(graph)]
+    result.missing_names = [str(m) for m in dependencies.missing_names(
+        collected.nodes, collected.predecessors)]
 
     if lake_path is None:
         result.lean_status = NOT_RUN
@@ -581,7 +587,9 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
             decide(record, evidence.get(record.decl, Evidence(
                 module_failure="not built: its file is not part of the Lake project")), allow)
     _apply_file_status(records, file_status)
-    _explain(records, graph)
+    from leanbridge.graph import to_networkx  # NetworkX: only when Lean ran
+
+    _explain(records, to_networkx(collected))
     result.duration_s = time.monotonic() - started
     return result
 
@@ -633,6 +641,8 @@ def _audit(lake: str, project: Path, audited: list[DeclarationResult],
         tasks.append((public, {"imports": imports}))
     for file, records in sorted(private.items()):
         tasks.append((records, {"prefix": (project / file).read_text(encoding="utf-8")}))
+    from concurrent.futures import ThreadPoolExecutor  # only when Lean runs
+
     with _ticking(progress, "audit"), ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         runs = list(zip([records for records, _ in tasks], pool.map(
             lambda task: run_audit(lake, project, [r.decl for r in task[0]], timeout,
@@ -698,7 +708,10 @@ def _explain(records: list[DeclarationResult], graph) -> None:
 
     Only failures of their own count as causes: a theorem that is ``error`` because its module
     failed (or was not built) already says so, and blaming its neighbours would mislead.
+    ``graph``: the NetworkX dependency graph (:mod:`leanbridge.graph`).
     """
+    from leanbridge import graph as dependency_graph  # NetworkX: only when Lean ran
+
     consequence = ("its module ", "not built")
     failed = {r.decl: r.verdict for r in records if r.verdict in FAILURES
               and not r.detail.startswith(consequence)}

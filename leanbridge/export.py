@@ -57,7 +57,7 @@ from leanbridge.render import (
     FamilyFile,
     PremiseHypothesis,
     build_family_file,
-    environment,
+    new_environment,
 )
 from leanbridge.results import PROVED_MODULO_PREMISE, statement_hash
 from leanbridge.typeset import activation_latex
@@ -629,7 +629,7 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
             "beyond_the_paper": None if data.beyond is None
             else data.beyond.to_dict(data.beyond_library),
         }, indent=2, ensure_ascii=False) + "\n"
-    env = environment()
+    env = new_environment()
     env.filters["tex"] = latex_text
     env.filters["texname"] = lambda name: latex_text(name).replace(r"\_", r"\_\allowbreak{}")
     env.globals["minus_inverse_identity"] = minus_inverse_identity

@@ -222,9 +222,25 @@ def _compare(project: Path, expected: GeneratedFile) -> FileStatus:
     return FileStatus(expected.path, OK)
 
 
+@dataclass
+class Rendered:
+    """The files rendered for one comparison, kept so that ``leanbridge check`` plans and renders
+    each family once: the catalog's (then the index), and each user file's re-rendering, by the
+    path of the file on disk (None when its source is unusable)."""
+
+    catalog: list[GeneratedFile]
+    user: dict[str, GeneratedFile | None]
+
+
 def check(project: Path) -> list[FileStatus]:
     """Compare every generated file (catalog and user) with a fresh rendering, in memory."""
+    return check_rendered(project)[0]
+
+
+def check_rendered(project: Path) -> tuple[list[FileStatus], Rendered]:
+    """:func:`check`, and the files it rendered to compare with."""
     expected = catalog_outputs()
+    rendered = Rendered(expected, {})
     statuses = [_compare(project, output) for output in expected]
     known = {output.path for output in expected}
     families_dir = project / FAMILIES_DIR
@@ -242,13 +258,13 @@ def check(project: Path) -> list[FileStatus]:
             statuses.append(FileStatus(relative, ORPHAN, f"family {header.source['family']!r} "
                                                          "is no longer in the catalog"))
         else:
-            output = rerender_user_file(header)
+            output = rendered.user[relative] = rerender_user_file(header)
             if output is None or output.path != relative:
                 statuses.append(FileStatus(relative, STALE, "its recorded source no longer "
                                                             "renders to this file"))
             else:
                 statuses.append(_compare(project, output))
-    return statuses
+    return statuses, rendered
 
 
 def write(project: Path, outputs: list[GeneratedFile], force: bool = False) -> list[FileStatus]:

@@ -1,124 +1,44 @@
-"""The dependency graph: which result uses which lemma (NetworkX).
+"""The dependency graph as a NetworkX graph: export, drawing, and the explanation of failures.
 
-Nodes are paper results, the Lean library's declarations (general theorems, helper lemmas,
-definitions, premise lemmas), the generated family theorems, and the families themselves.
-An edge ``u → v`` means *u uses v*. It is built from the catalog metadata and the names the
-templates reference (:mod:`leanbridge.render`), and from the Lean sources themselves
-(:mod:`leanbridge.lean.sources`), which is also how it is checked: a name the templates
-reference but ``lean/`` does not declare is an error (``leanbridge graph --check``).
+Its nodes, edges and checks are :mod:`leanbridge.dependencies` (plain data, which
+``leanbridge check`` reads without importing NetworkX). An edge ``u → v`` means *u uses v*.
 
-The checker uses it to explain failures: a family theorem that fails because a lemma it
-depends on failed says so (:func:`failed_dependencies`).
+The checker uses the graph to explain failures: a family theorem that fails because a lemma
+it depends on failed says so (:func:`failed_dependencies`).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import networkx as nx
 
-from leanbridge.families import CATALOG
+from leanbridge import dependencies
+from leanbridge.dependencies import FAMILY, PAPER, Dependencies, MissingName
 from leanbridge.lean import library
-from leanbridge.lean.sources import LeanDeclaration, scan_project, uses
-from leanbridge.render import FamilyFile, build_family_file
-
-PAPER = "paper"
-FAMILY = "family"
-LEAN = "lean"
+from leanbridge.lean.sources import LeanDeclaration
+from leanbridge.render import FamilyFile
 
 
-def paper_node(result: str) -> str:
-    return f"paper:{result}"
-
-
-def family_node(name: str) -> str:
-    return f"family:{name}"
-
-
-@dataclass(frozen=True)
-class MissingName:
-    """A Lean name referenced by leanbridge but declared nowhere in ``lean/``."""
-
-    name: str
-    referenced_by: str
-
-    def __str__(self) -> str:
-        return f"{self.name} (referenced by {self.referenced_by}) is not declared in lean/"
-
-
-def _role(declaration: LeanDeclaration, generated: set[str]) -> str:
-    if declaration.name in generated:
-        return "family_theorem" if declaration.kind in ("theorem", "lemma") else "definition"
-    short = declaration.short
-    if short in library.GENERAL_THEOREMS:
-        return "general"
-    if short in library.PREMISE_LEMMAS:
-        return "premise"
-    if declaration.kind in ("def", "abbrev"):
-        return "definition"
-    return "lemma"
-
-
-def build(project: Path, plans: list[FamilyFile] | None = None) -> nx.DiGraph:
-    """The dependency graph of the project at ``project`` (catalog plans by default)."""
-    plans = plans if plans is not None else [build_family_file(f) for f in CATALOG]
-    declared = scan_project(project)
-    generated = {d.full_name for plan in plans for d in plan.declarations}
+def to_networkx(collected: Dependencies) -> nx.DiGraph:
+    """The same graph in NetworkX (nodes and edges in the same order)."""
     graph = nx.DiGraph()
-    for name, declaration in declared.items():
-        graph.add_node(name, kind=LEAN, role=_role(declaration, generated),
-                       decl_kind=declaration.kind, file=declaration.file, line=declaration.line,
-                       declared=True)
-    for name, declaration in declared.items():
-        for used in uses(declaration, declared):
-            graph.add_edge(name, used)
-    for result, summary in library.PAPER_RESULTS.items():
-        graph.add_node(paper_node(result), kind=PAPER, summary=summary)
-    for theorem in library.GENERAL_THEOREMS.values():
-        for result in library.PAPER_RESULTS:
-            if theorem.paper.startswith(result) or result in theorem.paper.split(" + "):
-                graph.add_edge(paper_node(result), theorem.full_name)
-    for result, names in library.PAPER_LIBRARY.items():
-        for name in names:
-            graph.add_edge(paper_node(result), f"{library.NAMESPACE}.{name}")
-    for plan in plans:
-        family = family_node(plan.family.name)
-        graph.add_node(family, kind=FAMILY, verdict=plan.analysis.verdict,
-                       gated=plan.family.gated)
-        for declaration in plan.declarations:
-            graph.add_edge(family, declaration.full_name)
-            graph.nodes[declaration.full_name].update(
-                role="family_theorem" if declaration.role == "argument" else declaration.role,
-                argument=declaration.argument, statement_hash=declaration.statement_hash)
-            for used in declaration.uses:
-                if used.startswith(library.NAMESPACE + "."):
-                    graph.add_edge(declaration.full_name, used)
-    for node, data in graph.nodes(data=True):
-        data.setdefault("kind", LEAN)
-        data.setdefault("declared", node in declared or data["kind"] != LEAN)
+    graph.add_nodes_from(collected.nodes.items())
+    graph.add_edges_from(collected.edges)
     return graph
+
+
+def build(project: Path, plans: list[FamilyFile] | None = None,
+          declared: dict[str, LeanDeclaration] | None = None) -> nx.DiGraph:
+    """The dependency graph of the project at ``project`` (catalog plans by default; the
+    declarations of its sources, ``declared``, scanned if not given)."""
+    return to_networkx(dependencies.collect(project, plans, declared))
 
 
 def missing_names(graph: nx.DiGraph) -> list[MissingName]:
     """Names that leanbridge references (catalog metadata, templates) but lean/ lacks."""
-    missing = []
-    referenced = {t.full_name: "the general-theorem table" for t in
-                  library.GENERAL_THEOREMS.values()}
-    for family, lean_side in library.CATALOG_LEAN.items():
-        referenced.setdefault(f"{library.NAMESPACE}.{lean_side.definition}",
-                              f"catalog family {family}")
-        for _, premise in lean_side.premises:
-            referenced.setdefault(f"{library.NAMESPACE}.{premise}", f"catalog family {family}")
-    for node, data in graph.nodes(data=True):
-        if data.get("kind") == LEAN and not data.get("declared"):
-            users = sorted(graph.predecessors(node))
-            referenced.setdefault(node, users[0] if users else "a template")
-    for name, who in sorted(referenced.items()):
-        if name not in graph or not graph.nodes[name].get("declared"):
-            missing.append(MissingName(name, who))
-    return missing
+    return dependencies.missing_names(dict(graph.nodes(data=True)), graph.predecessors)
 
 
 def failed_dependencies(graph: nx.DiGraph, node: str, failed: set[str]) -> list[str]:

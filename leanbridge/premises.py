@@ -1,8 +1,9 @@
 """Symbolic premise checks: re-verify with SymPy the facts each family's Lean theorems assume.
 
 They run on every ``leanbridge check``, with or without Lean. Each check states its identity
-directly and asks SymPy for it by a route independent of the analysis (``simplify`` of the
-identity itself, ``limit`` for behaviour at 0), so a bug in one is unlikely to hide in both.
+directly and asks SymPy for it by a route independent of the analysis (exact normal forms, else
+``simplify``, of the identity itself; ``limit`` for behaviour at 0), so a bug in one is unlikely
+to hide in both.
 A check is ``verified`` only when SymPy proves it, ``failed`` when SymPy proves it false (or a
 sample point refutes it), and ``unknown`` otherwise.
 """
@@ -21,6 +22,7 @@ from leanbridge.analysis import (
     Analysis,
 )
 from leanbridge.families import Z
+from leanbridge.halfline import normal_form_zero
 from leanbridge.lean import library
 
 #: The kind of the premise c ≠ 0 of the S-condition theorem (as ``render.PremiseHypothesis``).
@@ -32,6 +34,8 @@ UNKNOWN = "unknown"
 
 _T = sp.Symbol("t", positive=True)
 _P = sp.Symbol("p", positive=True)
+#: How an identity is proved, for the report.
+_PROVED_BY = "sympy.expand (or exp of a real log identity), else sympy.simplify,"
 _ERRORS = (TypeError, ValueError, NotImplementedError, RecursionError, ZeroDivisionError)
 
 
@@ -54,9 +58,10 @@ class PremiseCheck:
 
 
 def _identity(difference: sp.Expr) -> str:
-    """VERIFIED if ``difference`` simplifies to 0, FAILED if a sample refutes it, else UNKNOWN."""
+    """VERIFIED if SymPy proves ``difference`` is 0 (exact normal forms, else ``simplify``),
+    FAILED if a sample refutes it, else UNKNOWN."""
     try:
-        if sp.simplify(difference) == 0:
+        if normal_form_zero(difference) or sp.simplify(difference) == 0:
             return VERIFIED
         if sp.simplify(difference.rewrite(sp.exp)) == 0:
             return VERIFIED
@@ -114,7 +119,7 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
                             for s in (1, -1)))
             checks.append(PremiseCheck(
                 family.name, argument, f"{what}(t·z) = t^{sp.sstr(k)}·{what}(z) for all t > 0",
-                status, "sympy.simplify of the identity on z = ±p (t, p > 0)",
+                status, f"{_PROVED_BY} of the identity on z = ±p (t, p > 0)",
                 library.HOMOGENEOUS))
         elif argument == LINEARISATION:
             value = sigma.subs(Z, 0)
@@ -133,24 +138,26 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
             checks.append(PremiseCheck(
                 family.name, argument, "σ(−z) = σ(z) for all z",
                 _identity_in_z(sigma.subs(Z, -Z) - sigma),
-                "sympy.simplify of the identity on z = p, −p (p > 0) and 0", library.EVEN))
+                f"{_PROVED_BY} of the identity on z = p, −p (p > 0) and 0", library.EVEN))
         elif argument == ODD_LINEAR_PARITY:
             c = facts.odd_coefficient
             checks.append(PremiseCheck(
                 family.name, argument,
                 f"σ(z) − σ(−z) = {'z' if c == 1 else sp.sstr(c) + '·z'} for all z",
                 _identity_in_z(sigma - sigma.subs(Z, -Z) - c * Z),
-                "sympy.simplify of the identity on z = p, −p (p > 0) and 0", library.ODD))
+                f"{_PROVED_BY} of the identity on z = p, −p (p > 0) and 0", library.ODD))
             checks.append(PremiseCheck(
                 family.name, argument, f"c = {sp.sstr(c)} ≠ 0", nonzero_status(c),
-                "sympy: c.is_zero after simplify", NONZERO))
+                "sympy: c.is_zero (after simplify when undecided)", NONZERO))
     return checks
 
 
 def nonzero_status(c: sp.Expr) -> str:
     """VERIFIED if SymPy decides c ≠ 0, FAILED if c = 0, else UNKNOWN."""
     try:
-        zero = sp.simplify(c).is_zero
+        zero = c.is_zero
+        if zero is None:
+            zero = sp.simplify(c).is_zero
     except _ERRORS:
         return UNKNOWN
     return FAILED if zero else VERIFIED if zero is False else UNKNOWN

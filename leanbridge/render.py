@@ -15,6 +15,7 @@ dependency graph read the same statements the Lean file holds.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import re
@@ -711,7 +712,16 @@ def templates_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "templates"
 
 
+@functools.cache
 def environment() -> jinja2.Environment:
+    """The Jinja2 environment of the Lean files, one per process: each template is compiled
+    once (Jinja2 still re-reads a template whose file changed). Do not modify it; for other
+    filters take a :func:`new_environment`."""
+    return new_environment()
+
+
+def new_environment() -> jinja2.Environment:
+    """A fresh environment over the templates, with the filters of the Lean files."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         undefined=jinja2.StrictUndefined,

@@ -18,7 +18,6 @@ Report files are written atomically.
 from __future__ import annotations
 
 import json
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from leanbridge.atomic import atomic_write
@@ -143,6 +142,8 @@ def to_json(result: CheckResult) -> str:
 
 def to_junit(result: CheckResult) -> str:
     """JUnit XML: one suite for the family theorems, one for the library."""
+    import xml.etree.ElementTree as ET  # only for --junit
+
     root = ET.Element("testsuites", name="leanbridge check")
     groups = (("families", [r for r in result.records if r.family is not None]),
               ("library", [r for r in result.records if r.family is None]))

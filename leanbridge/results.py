@@ -52,9 +52,6 @@ PREMISE_VERIFIED = "verified"
 
 DEFAULT_ALLOWLIST = ("propext", "Classical.choice", "Quot.sound")
 
-#: Exit codes, in order of precedence: usage error > failure > no toolchain > success.
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NO_TOOLCHAIN = 0, 1, 2, 3
-
 
 def statement_hash(statement: str) -> str:
     return hashlib.sha256(" ".join(statement.split()).encode("utf-8")).hexdigest()[:16]

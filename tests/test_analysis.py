@@ -204,6 +204,22 @@ def test_zero_test_is_three_valued():
     assert zero_test(sp.Integer(3)) is False
 
 
+def test_normal_forms_prove_the_softplus_identity_without_simplify(monkeypatch):
+    from leanbridge.halfline import normal_form_zero
+
+    def no_simplify(*args, **kwargs):
+        raise AssertionError("simplify called")
+    monkeypatch.setattr(sp, "simplify", no_simplify)
+    assert normal_form_zero(sp.log(1 + sp.exp(P)) - sp.log(1 + sp.exp(-P)) - P)
+    assert normal_form_zero(P * (1 - sp.erf(P)) / 2 + P * (1 + sp.erf(P)) / 2 - P)
+    assert not normal_form_zero(sp.log(2 + sp.exp(P)) - sp.log(1 + sp.exp(-P)) - P)
+    # exp(d) = 1 proves d = 0 only for a real d: here d = 2πi, and exp(d) cancels to 1.
+    two_pi_i = 2 * sp.log(-P) - 2 * sp.log(P)
+    assert sp.cancel(sp.expand(sp.exp(two_pi_i))) == 1
+    assert not normal_form_zero(two_pi_i)
+    assert zero_test(two_pi_i) is False
+
+
 def test_analysis_is_cached():
     family = get_family("gelu")
     assert analyse(family) is analyse(family)

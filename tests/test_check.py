@@ -560,3 +560,76 @@ def test_failed_sympy_premise_makes_check_exit_1(project, tmp_path, monkeypatch)
     assert result.exit_code == 1
     assert "FAILED relu2 degree" in terminal(result)
     assert analysis_module.analyse is real
+
+
+# -- one pass: each family planned, analysed and rendered once per run --------------------------
+
+def _counting(monkeypatch, function) -> list:
+    """Count the calls of a leanbridge function, wherever a module imported it by name."""
+    calls = []
+
+    def counting(*args, **kwargs):
+        calls.append(args[0] if args else None)
+        return function(*args, **kwargs)
+
+    for module in list(sys.modules.values()):
+        if (getattr(module, "__name__", "").startswith("leanbridge")
+                and getattr(module, function.__name__, None) is function):
+            monkeypatch.setattr(module, function.__name__, counting)
+    return calls
+
+
+def test_check_plans_renders_and_scans_once(project, tmp_path, monkeypatch):
+    import jinja2
+
+    from leanbridge import analysis, render
+    from leanbridge.families import CATALOG
+    from leanbridge.lean import sources
+
+    assert CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                     "Max(z,0)**3", "--name", "relu_cubed"]).exit_code == 0
+    _no_lean(tmp_path, monkeypatch)
+    planned = _counting(monkeypatch, render.build_family_file)
+    rendered = _counting(monkeypatch, render.render_family)
+    scanned = _counting(monkeypatch, sources.scan_project)
+    compiled = []
+    compile_template = jinja2.Environment.compile
+
+    def counting_compile(self, source, name=None, *args, **kwargs):
+        compiled.append(name)
+        return compile_template(self, source, name, *args, **kwargs)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting_compile)
+    getattr(render.environment, "cache_clear", lambda: None)()  # compile afresh
+    analysis.analyse.cache_clear()
+
+    result = run_check(project)
+
+    names = [f.name for f in CATALOG] + ["relu_cubed"]
+    assert [f.name for f in planned] == names
+    assert [p.family.name for p in rendered] == names
+    assert analysis.analyse.cache_info().misses == len(names)
+    assert scanned == [project]
+    assert compiled and len(compiled) == len(set(compiled))
+    assert "relu_cubed" in {p.family for p in result.premises}
+    assert result.exit_code == 3
+
+
+def test_check_of_the_catalog_proves_its_premises_without_simplify(project, tmp_path,
+                                                                   monkeypatch):
+    """Every catalog premise and analysis identity is proved by exact normal forms (expand,
+    exp of a real log identity): ``simplify``, whose first call alone costs 0.1 s, is not
+    needed for the catalog."""
+    from leanbridge import analysis, halfline
+
+    _no_lean(tmp_path, monkeypatch)
+    calls = []
+    real = sympy.simplify
+    monkeypatch.setattr(sympy, "simplify", lambda *a, **k: calls.append(a[0]) or real(*a, **k))
+    for cached in (analysis.analyse, analysis.scalar_facts, halfline.zero_test,
+                   halfline.jet_at_0):
+        cached.cache_clear()
+    result = run_check(project)
+    assert {p.status for p in result.premises} == {"verified"}
+    assert len(result.premises) == 23  # 17 identities and 6 c ≠ 0 checks (odd-part families)
+    assert calls == []

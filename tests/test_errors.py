@@ -178,11 +178,11 @@ def test_generated_files_are_world_readable(project):
 # -- Ctrl-C --------------------------------------------------------------------------------------
 
 def test_keyboard_interrupt_exits_130(monkeypatch):
-    import leanbridge.cli as cli
+    import leanbridge.commands as commands
 
     def interrupted(family):
         raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "analyse", interrupted)
+    monkeypatch.setattr(commands, "analyse", interrupted)
     result = run("analyse", "relu")
     assert result.exit_code == EXIT_INTERRUPTED == 130
     assert "Aborted!" not in result.output and "Traceback" not in result.stderr

@@ -1,12 +1,15 @@
 """The dependency graph and the reader of Lean sources behind it."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
 import networkx as nx
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from leanbridge import graph as g
 from leanbridge.cli import main
@@ -122,3 +125,37 @@ def test_scan_skips_lake_build_directory(tmp_path):
     (tmp_path / ".lake" / "packages" / "M.lean").write_text("theorem m : True := trivial\n")
     (tmp_path / "Own.lean").write_text("theorem own : True := trivial\n")
     assert set(scan_project(tmp_path)) == {"own"}
+
+
+def test_the_format_choices_are_the_formats():
+    from leanbridge.commands import GRAPH_FORMATS
+
+    assert GRAPH_FORMATS == tuple(sorted(g.FORMATS))
+
+
+def _strip_comments_by_characters(text: str) -> str:
+    """The reference: the reader's rule applied one character at a time."""
+    out, depth, i = [], 0, 0
+    while i < len(text):
+        if text.startswith("/-", i):
+            depth, i = depth + 1, i + 2
+            continue
+        if depth and text.startswith("-/", i):
+            depth, i = depth - 1, i + 2
+            continue
+        out.append(text[i] if depth == 0 or text[i] == "\n" else "")
+        i += 1
+    return re.sub(r"--[^\n]*", "", "".join(out))
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.text(alphabet="/-\nab ", max_size=40))
+def test_strip_comments_follows_the_character_rule(text):
+    assert strip_comments(text) == _strip_comments_by_characters(text)
+
+
+def test_strip_comments_on_the_project_sources():
+    for path in sorted(LEAN.rglob("*.lean")):
+        if ".lake" not in path.parts:
+            text = path.read_text(encoding="utf-8")
+            assert strip_comments(text) == _strip_comments_by_characters(text), path

@@ -24,10 +24,8 @@ from leanbridge.lean.messages import (
 )
 from leanbridge.lean.sources import scan_project
 from leanbridge.premises import PremiseCheck
+from leanbridge.exit_codes import EXIT_FAILED, EXIT_NO_TOOLCHAIN, EXIT_OK
 from leanbridge.results import (
-    EXIT_FAILED,
-    EXIT_NO_TOOLCHAIN,
-    EXIT_OK,
     FAILURES,
     VERDICTS,
     DeclarationResult,

@@ -29,23 +29,27 @@ _IMPORT = re.compile(r"^[ \t]*(?:(?:public|private|meta)[ \t]+)*import[ \t]+(?:a
 _HEADER_END = re.compile(r"^[ \t]*(?!(?:(?:public|private|meta)[ \t]+)*import\b|module\b|prelude\b)"
                          r"\S", re.MULTILINE)
 _LINE_COMMENT = re.compile(r"--[^\n]*")
+_BLOCK_MARK = re.compile(r"/-|-/")
 
 
 def strip_comments(text: str) -> str:
-    """Remove ``/- … -/`` blocks (nested) and ``--`` line comments, keeping line breaks."""
-    out, depth, i = [], 0, 0
-    while i < len(text):
-        if text.startswith("/-", i):
-            depth += 1
-            i += 2
+    """Remove ``/- … -/`` blocks (nested) and ``--`` line comments, keeping line breaks.
+
+    Read left to right: ``/-`` opens a block, ``-/`` closes one if one is open (outside a block
+    it is ordinary text, and its ``/`` may start a ``/-``)."""
+    out: list[str] = []
+    depth = start = position = 0
+    while (mark := _BLOCK_MARK.search(text, position)) is not None:
+        at = mark.start()
+        if mark.group() == "-/" and not depth:
+            position = at + 1
             continue
-        if depth and text.startswith("-/", i):
-            depth -= 1
-            i += 2
-            continue
-        char = text[i]
-        out.append(char if depth == 0 or char == "\n" else "")
-        i += 1
+        piece = text[start:at]
+        out.append("\n" * piece.count("\n") if depth else piece)
+        depth += 1 if mark.group() == "/-" else -1
+        start = position = at + 2
+    piece = text[start:]
+    out.append("\n" * piece.count("\n") if depth else piece)
     return _LINE_COMMENT.sub("", "".join(out))
 
 
@@ -116,11 +120,19 @@ def scan_project(project: Path) -> dict[str, LeanDeclaration]:
     return declarations
 
 
-def uses(declaration: LeanDeclaration, known: dict[str, LeanDeclaration]) -> set[str]:
-    """Full names of the project declarations that ``declaration``'s text mentions."""
+def short_names(known: dict[str, LeanDeclaration]) -> dict[str, list[str]]:
+    """The full names of ``known`` by their last component."""
     by_short: dict[str, list[str]] = {}
     for name in known:
         by_short.setdefault(name.rsplit(".", 1)[-1], []).append(name)
+    return by_short
+
+
+def uses(declaration: LeanDeclaration, known: dict[str, LeanDeclaration],
+         by_short: dict[str, list[str]] | None = None) -> set[str]:
+    """Full names of the project declarations that ``declaration``'s text mentions
+    (``by_short``: :func:`short_names` of ``known``, if the caller has it already)."""
+    by_short = by_short if by_short is not None else short_names(known)
     namespace = declaration.name.rsplit(".", 1)[0] if "." in declaration.name else ""
     found: set[str] = set()
     body = declaration.text.split(None, 2)[-1] if declaration.text else ""
