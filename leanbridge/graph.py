@@ -63,7 +63,11 @@ def for_drawing(graph: nx.DiGraph) -> nx.DiGraph:
 
 
 def to_json(graph: nx.DiGraph) -> str:
+    """Node-link JSON, nodes and links sorted (as in the other formats), so the output does
+    not depend on the order in which sets were iterated (Python's hash seed)."""
     data = nx.node_link_data(graph, edges="links")
+    data["nodes"] = sorted(data["nodes"], key=lambda n: n["id"])
+    data["links"] = sorted(data["links"], key=lambda e: (e["source"], e["target"]))
     return json.dumps({"schema": "leanbridge.graph/1", **data}, indent=2, sort_keys=True,
                       ensure_ascii=False, default=str)
 

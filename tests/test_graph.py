@@ -159,3 +159,21 @@ def test_strip_comments_on_the_project_sources():
         if ".lake" not in path.parts:
             text = path.read_text(encoding="utf-8")
             assert strip_comments(text) == _strip_comments_by_characters(text), path
+
+
+@pytest.mark.parametrize("fmt", sorted(g.FORMATS))
+def test_graph_output_does_not_depend_on_the_hash_seed(fmt):
+    """Sets are iterated in an order that depends on PYTHONHASHSEED: the exported graph must
+    not (a diff of two runs, or a cached CI artefact, would show spurious changes)."""
+    import os
+    import subprocess
+    import sys
+
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-m", "leanbridge", "graph", "--format", fmt,
+                               "--project", str(LEAN)],
+                              capture_output=True, text=True, env=env, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
