@@ -245,6 +245,30 @@ def test_each_hypothesis_gets_the_status_of_its_own_kind(project, tmp_path, monk
     assert result.exit_code == 1
 
 
+def test_a_premise_no_symbolic_check_covers_is_unknown_and_never_green(project, lake,
+                                                                      monkeypatch):
+    """A hypothesis whose kind has no premise check in this run: reported ``unknown`` (with
+    the reason), the record says it is NOT verified, and the check exits 1."""
+    monkeypatch.setattr(check_module, "premise_checks", lambda analysis: [
+        c for c in premise_checks(analysis)
+        if (c.family, c.kind) != ("shifted_softplus", "odd")])
+    result = run_check(project, lake=lake, timeout=60)
+    record = record_of(result)
+    assert record.verdict == PROVED_MODULO_PREMISE
+    premise = record.premises[0]
+    assert (premise.sympy_status, premise.sympy_statement) == (
+        "unknown", "no symbolic premise check covers it")
+    assert record.detail == ("proved by Lean modulo " + HYPOTHESIS
+                             + " (NOT verified by SymPy in this run: unknown; not by Lean)")
+    assert result.exit_code == 1
+
+
+def test_the_detail_of_a_verified_premise_says_sympy_not_lean(project, lake):
+    record = record_of(run_check(project, lake=lake, timeout=60))
+    assert record.detail == ("proved by Lean modulo " + HYPOTHESIS
+                             + " (verified by SymPy, not by Lean)")
+
+
 def test_nonzero_premise_check_decides_c():
     from leanbridge.analysis import analyse
     from leanbridge.families import Family, Z
@@ -258,6 +282,11 @@ def test_nonzero_premise_check_decides_c():
     assert nonzero_status(sp.Integer(0)) == FAILED
     assert nonzero_status(sp.sqrt(2) - sp.sqrt(8) / 2) == FAILED
     assert nonzero_status(sp.Symbol("a")) == UNKNOWN
+    # `is_zero` cannot tell these; `simplify` can: 0, and 1
+    undecided = sp.log(4) - 2 * sp.log(2)
+    assert undecided.is_zero is None
+    assert nonzero_status(undecided) == FAILED
+    assert nonzero_status(undecided + 1) == VERIFIED
 
 
 # -- exports --------------------------------------------------------------------------------
