@@ -4,6 +4,7 @@ import SkipAbsorption.Reduction
 import SkipAbsorption.Degree
 import SkipAbsorption.Linearisation
 import SkipAbsorption.Depth
+import SkipAbsorption.LittleO
 import SkipAbsorption.Parity
 import SkipAbsorption.Relu
 import SkipAbsorption.ReluParts
@@ -30,6 +31,7 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Degree`: paper Proposition 5 (homogeneous blocks of degree `k ≠ 1`);
 * `Linearisation`: paper Proposition 6, generalised (gates tending to `0`, activations `o(z)`);
 * `Depth`: paper Corollary 7 (stacks of residual blocks);
+* `LittleO`: `z ↦ h z * z` is `o(z)` when `h → 0` at `0` (for user activations' certificates);
 * `Parity`: even activations, and the sufficiency half of paper Theorems 8/10;
 * `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
 * `Relu`: `relu` and its odd/even parts (`relu z ∓ relu (-z) = z, |z|`);

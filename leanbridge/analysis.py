@@ -248,6 +248,26 @@ def _fmt(value: sp.Expr | None) -> str:
     return "unknown" if value is None else sp.sstr(value)
 
 
+def factor_text(c: sp.Expr) -> str:
+    """``c`` as a factor in text: bracketed when it is a sum (``(1 + sqrt(2))·z``, not
+    ``1 + sqrt(2)·z``)."""
+    text = sp.sstr(c)
+    return f"({text})" if isinstance(c, sp.Add) else text
+
+
+def times_z(c: sp.Expr) -> str:
+    """``c·z`` in text (``z`` when c = 1), with ``c`` bracketed as a factor."""
+    return "z" if c == 1 else f"{factor_text(c)}·z"
+
+
+def power_text(k: sp.Expr | None) -> str:
+    """An exponent in text: bracketed unless it is an integer or a symbol (``t^(3/2)``)."""
+    if k is None:
+        return "unknown"
+    text = sp.sstr(k)
+    return text if k.is_Integer or k.is_Symbol else f"({text})"
+
+
 def minus_inverse_identity(c: sp.Expr) -> str:
     """The right-hand side −(1/c)·I_d of the S-condition, as text (−I_d when c = 1)."""
     if c == 1:
@@ -272,8 +292,8 @@ def _degree_argument(family: Family, facts: ScalarFacts) -> tuple[Argument | Non
             return None, (f"g is positively homogeneous of degree {_fmt(k)}, so the block has "
                           "degree 1 — the same as the skip; the degree argument does not apply")
         return Argument(DEGREE, (
-            f"g(t·z) = t^{_fmt(k)}·g(z) for all t > 0 (SymPy: g(p) and g(−p) are constant "
-            f"multiples of p^{_fmt(k)})",
+            f"g(t·z) = t^{power_text(k)}·g(z) for all t > 0 (SymPy: g(p) and g(−p) are "
+            f"constant multiples of p^{power_text(k)})",
             f"so the gated block is positively homogeneous of degree {_fmt(k)} + 1 = "
             f"{_fmt(block)} ≠ 1, while the skip A x has degree 1: comparing x with 2·x forces "
             "A = 0 (paper Prop 5)",
@@ -282,8 +302,8 @@ def _degree_argument(family: Family, facts: ScalarFacts) -> tuple[Argument | Non
         return None, ("σ is positively homogeneous of degree 1 — the same as the skip; the "
                       "degree argument does not apply")
     return Argument(DEGREE, (
-        f"σ(t·z) = t^{_fmt(k)}·σ(z) for all t > 0 (SymPy: σ(p) and σ(−p) are constant multiples "
-        f"of p^{_fmt(k)})",
+        f"σ(t·z) = t^{power_text(k)}·σ(z) for all t > 0 (SymPy: σ(p) and σ(−p) are constant "
+        f"multiples of p^{power_text(k)})",
         f"so the block is positively homogeneous of degree {_fmt(k)} ≠ 1, while the skip A x "
         "has degree 1: comparing x with 2·x forces A = 0 (paper Prop 5)",
     )), ""
@@ -336,7 +356,7 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
             "2x = 0: never absorbable for d ≥ 1",
         ))], ""
     return [Argument(ODD_LINEAR_PARITY, (
-        f"σ(z) − σ(−z) = {'z' if c == 1 else _fmt(c) + '·z'} for all z (SymPy)",
+        f"σ(z) − σ(−z) = {times_z(c)} for all z (SymPy)",
         f"so negating the rows of W_up in an index set S turns units into linear terms: the "
         f"skip is absorbed whenever W_down[:,S] W_up[S,:] = {minus_inverse_identity(c)} "
         "(sufficient for every such σ; paper Thm 8/10 'if' direction)",
@@ -441,8 +461,8 @@ def analyse(family: Family) -> Analysis:
     else:
         verdict = UNDETERMINED
         necessity = None
-        reasons = ["undetermined: none of the four arguments applies; this tool cannot say "
-                   "whether the skip can be absorbed"]
+        reasons = ["undetermined: SymPy established none of the four arguments; this tool "
+                   "cannot say whether the skip can be absorbed"]
     reasons.extend(r for a in arguments for r in a.reasons)
     reasons.extend(f"not used: {r}" for r in not_applying if r)
     return Analysis(family, facts, tuple(arguments), verdict, necessity, tuple(reasons),

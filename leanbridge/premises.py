@@ -20,6 +20,8 @@ from leanbridge.analysis import (
     LINEARISATION,
     ODD_LINEAR_PARITY,
     Analysis,
+    power_text,
+    times_z,
 )
 from leanbridge.families import Z
 from leanbridge.halfline import normal_form_zero
@@ -118,7 +120,7 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
             status = _all(*(_identity(sigma.subs(Z, s * _T * _P) - _T**k * sigma.subs(Z, s * _P))
                             for s in (1, -1)))
             checks.append(PremiseCheck(
-                family.name, argument, f"{what}(t·z) = t^{sp.sstr(k)}·{what}(z) for all t > 0",
+                family.name, argument, f"{what}(t·z) = t^{power_text(k)}·{what}(z) for all t > 0",
                 status, f"{_PROVED_BY} of the identity on z = ±p (t, p > 0)",
                 library.HOMOGENEOUS))
         elif argument == LINEARISATION:
@@ -143,7 +145,7 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
             c = facts.odd_coefficient
             checks.append(PremiseCheck(
                 family.name, argument,
-                f"σ(z) − σ(−z) = {'z' if c == 1 else sp.sstr(c) + '·z'} for all z",
+                f"σ(z) − σ(−z) = {times_z(c)} for all z",
                 _identity_in_z(sigma - sigma.subs(Z, -Z) - c * Z),
                 f"{_PROVED_BY} of the identity on z = p, −p (p > 0) and 0", library.ODD))
             checks.append(PremiseCheck(

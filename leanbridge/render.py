@@ -34,6 +34,7 @@ from leanbridge.analysis import (
     ODD_LINEAR_PARITY,
     Analysis,
     analyse,
+    factor_text,
     minus_inverse_identity,
     s_condition_theorems,
 )
@@ -447,7 +448,7 @@ def _odd_theorem(f: FamilyFile_, premise: PremiseRef, c: sp.Expr) -> Declaration
                      "weights, `d ≥ 2`); that direction is not formalised here.")
     else:
         necessity = "Necessity is not known for this activation: other absorbing blocks may exist."
-    rhs = f"{s} z - {s} (-z) = z" if c == 1 else f"{s} z - {s} (-z) = {sp.sstr(c)} · z"
+    rhs = f"{s} z - {s} (-z) = {odd_rhs(c)}"
     doc = (f"**Paper Thm 8/10, sufficiency.** `{rhs}`, so if an index set `S` has "
            f"`W_down[:,S] W_up[S,:] = {minus_inverse_identity(c)}`, keeping `W_down` and "
            "negating the rows of `W_up` in `S` absorbs the identity skip. " + necessity)
@@ -548,13 +549,14 @@ def _user_premise(builder: FamilyFile_, kind: str, degree: sp.Expr | None = None
         return PremiseRef(PREMISE_BINDER, PremiseHypothesis(
             PREMISE_BINDER, kind, premise_statement(kind, s, degree, c), certificate.reason))
     proof = render_certificate(certificate, s, **extra)
+    builder.modules.update(certificate.modules)
     uses = tuple(n for n in certificate.lean_names if n not in TACTICS)
     if "homogeneous_lemma" in extra:
         uses += (extra["homogeneous_lemma"],)
     if kind == library.HOMOGENEOUS:
         words = f"{_PREMISE_WORDS[kind]} of degree {sp.sstr(degree)}"
     elif kind == library.ODD:
-        words = f"σ z - σ (-z) = {sp.sstr(c)} · z"
+        words = f"σ z - σ (-z) = {factor_text(c)} · z"
     else:
         words = _PREMISE_WORDS[kind]
     builder.declarations.append(Declaration(
@@ -587,6 +589,11 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
                 f"`{_clean(sp.sstr(family.expr))}`, as printed by leanbridge.",
                 (f"{library.NAMESPACE}.{symbol}",)))
     else:
+        if analysis.facts.problem is not None:
+            # Lean's functions are total (`0 / 0 = 0`): a Lean definition of a formula SymPy
+            # calls undefined would be a different function, and no statement about it follows.
+            raise RenderError(f"{family.name}: {analysis.facts.problem}; no Lean file is "
+                              "written for it")
         if term is None:
             raise RenderError(f"{family.name}: {print_note}; the Lean library has no definition "
                               "for it either")
@@ -743,9 +750,11 @@ def new_environment() -> jinja2.Environment:
 def render_family(plan: FamilyFile) -> str:
     """The body of the family's Lean file (everything after the generated-file header)."""
     analysis = plan.analysis
+    reasons = [_clean(r) for r in analysis.reasons]
+    tried = [r.removeprefix("not used: ") for r in reasons if r.startswith("not used: ")]
     text = environment().get_template(FAMILY_TEMPLATE).render(
         plan=plan, family=plan.family, analysis=analysis, version=__version__,
-        reasons=[_clean(r) for r in analysis.reasons],
+        reasons=reasons, tried=tried or reasons,
         arguments=", ".join(analysis.argument_names) or "none",
     )
     return re.sub(r"\n{3,}", "\n\n", text)

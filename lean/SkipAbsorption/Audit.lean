@@ -4,6 +4,7 @@ import SkipAbsorption.Reduction
 import SkipAbsorption.Degree
 import SkipAbsorption.Linearisation
 import SkipAbsorption.Depth
+import SkipAbsorption.LittleO
 import SkipAbsorption.Parity
 import SkipAbsorption.Relu
 import SkipAbsorption.ReluParts
@@ -67,6 +68,9 @@ for this.
 #print axioms SkipAbsorption.not_absorbable_of_isLittleO
 #print axioms SkipAbsorption.not_gatedAbsorbable_of_tendsto_of_isUnit
 #print axioms SkipAbsorption.not_absorbable_of_isLittleO_of_isUnit
+
+-- LittleO.lean
+#print axioms SkipAbsorption.isLittleO_mul_self_of_tendsto
 
 -- Depth.lean
 #print axioms SkipAbsorption.resStack_nil

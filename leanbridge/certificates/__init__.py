@@ -15,8 +15,9 @@ for every atom of σ(−z) (``Real.tanh (2 * (-z)) = -Real.tanh (2 * z)`` by ``R
 the cases ``split_ifs`` will produce and the tactic that closes each (``ring1`` on an identity,
 ``linarith`` on an empty region, ``z = z₀`` on a one-point region), the degrees for the
 ``nlinarith`` hints, the decomposition of σ into homogeneous pieces, the side conditions for
-``fun_prop``. Each rule has one reviewed Lean pattern, ``templates/premises/<rule>.lean.j2``,
-which :mod:`leanbridge.render` fills with the certificate.
+``fun_prop``. Each rule has one Lean pattern, ``templates/premises/<rule>.lean.j2``, which
+:mod:`leanbridge.render` fills with the certificate (reviewed by eye, not compiled:
+``lean/reviews/certificates.md``).
 
 Outside the rules' fragment :func:`certify` returns :class:`Outside` with the reason; the
 generated theorem then takes the premise as a named hypothesis, and the premise is recorded as
@@ -37,6 +38,8 @@ rule                      premise                     fragment
 ``homogeneous_rpow``      homogeneous (k ∉ ℕ)         ``c · B ^ p`` with B ≥ 0 homogeneous of degree 1
 ``little_o_homogeneous``  isLittleO                   σ homogeneous of natural degree k ≥ 2
 ``little_o_sum``          isLittleO                   a sum of such pieces of different degrees
+``little_o_product``      isLittleO                   σ = h·z with h(0) = 0 and h continuous in the
+                                                      ``tendsto_continuous`` sense (``z·tanh(2z)``)
 ``tendsto_continuous``    tendsto                     g(0) = 0 and g continuous by ``fun_prop``,
                                                       denominators and ``log`` arguments positive
                                                       in ``positivity``'s sense
@@ -68,6 +71,7 @@ class Certificate:
     summary: str                   # what SymPy checked, in words
     lean_names: tuple[str, ...]    # the Lean/Mathlib names the proof script emits
     context: dict = field(default_factory=dict, compare=False, hash=False)
+    modules: tuple[str, ...] = ()  # library modules the proof needs beyond the argument's
 
     @property
     def template(self) -> str:

@@ -140,7 +140,7 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
 
 def _certify_natural(expr: sp.Expr, k: int) -> Certificate:
     data = cases_certificate(expr, k)
-    goal = f"{_text(expr, SCALED)} = t ^ {k} * ({_text(expr)})"
+    goal = f"({_text(expr, SCALED)}) = t ^ {k} * ({_text(expr)})"
     return Certificate(
         "homogeneous_cases", HOMOGENEOUS,
         f"σ(t·z) = t^{k}·σ(z): {len(data['cases'])} case pair(s), {data['identities']} "
@@ -170,7 +170,7 @@ def _certify_rpow(expr: sp.Expr, p_total: sp.Expr) -> Certificate:
         raise OutsideFragment(f"{base} is not visibly nonnegative (|·| or max … 0)")
     data = cases_certificate(base, 1)
     p_text = _text(p) if not p.is_Integer else str(p)
-    goal = f"{_text(expr, SCALED)} = t ^ {p_text} * ({_text(expr)})"
+    goal = f"({_text(expr, SCALED)}) = t ^ {p_text} * ({_text(expr)})"
     names = [*_names(data), "Real.mul_rpow", "LT.lt.le", "mul_left_comm",
              nonneg.split()[1]]
     return Certificate(

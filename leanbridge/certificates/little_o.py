@@ -5,6 +5,11 @@ positively homogeneous of a natural degree k ≥ 2 with a ``homogeneous_cases`` 
 the library's ``isLittleO_of_posHomogeneous`` turns that premise lemma into σ = o(z) (its proof
 is the bound |σ z| ≤ (|σ 1| + |σ (-1)|)·|z|^k).
 
+``little_o_product`` (``templates/premises/little_o_product.lean.j2``): σ = h·z with h(0) = 0
+and h continuous in the ``tendsto_continuous`` rule's sense (``z·tanh(2z)``, ``z·arctan z``,
+``z²·exp z``): h → 0 at 0, and the library's ``isLittleO_mul_self_of_tendsto`` gives σ = o(z);
+SymPy checks that h·z = σ is an identity ``ring1`` proves with σ's atoms opaque.
+
 ``little_o_sum`` (``templates/premises/little_o_sum.lean.j2``): σ is a sum of pieces, each
 positively homogeneous of a natural degree k ≥ 2 (``max z 0 ^ 3 + max z 0 ^ 2``). Each piece
 gets its own homogeneity proof by the ``homogeneous_cases`` pattern and
@@ -20,6 +25,7 @@ import sympy as sp
 from leanbridge.certificates import LITTLE_O, Certificate
 from leanbridge.certificates.homogeneity import SCALED, _names, _text, cases_certificate
 from leanbridge.certificates.terms import OutsideFragment
+from leanbridge.families import Z
 
 
 def _natural_at_least_two(degree) -> int | None:
@@ -37,7 +43,56 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
             f"σ is positively homogeneous of degree {k} ≥ 2 ({len(data['cases'])} case "
             "pair(s) certified), hence o(z) by the library's isLittleO_of_posHomogeneous",
             ("isLittleO_of_posHomogeneous",), {"degree": str(k)})
-    return _certify_sum(expr)
+    try:
+        return _certify_sum(expr)
+    except OutsideFragment as not_a_sum:
+        try:
+            return _certify_product(expr)
+        except OutsideFragment as not_a_product:
+            raise OutsideFragment(f"{not_a_sum}; and σ is not h·z with h in the continuity "
+                                  f"rule's fragment: {not_a_product}") from None
+
+
+def _opaque(expr: sp.Expr, table: dict) -> sp.Expr:
+    """``expr`` with every node ``ring1`` treats as an atom (function applications, ``|·|``,
+    ``max``/``min``/``if``, irrational constants) replaced by a symbol shared through
+    ``table``: what ``ring1`` sees of it."""
+    def walk(node: sp.Expr) -> sp.Expr:
+        if isinstance(node, (sp.Add, sp.Mul)) or (isinstance(node, sp.Pow)
+                                                  and node.exp.is_Integer):
+            return node.func(*[walk(a) for a in node.args])
+        if isinstance(node, (sp.Rational, sp.Symbol)):
+            return node
+        if node not in table:
+            table[node] = sp.Dummy(f"atom{len(table)}")
+        return table[node]
+    return walk(expr)
+
+
+def _certify_product(expr: sp.Expr) -> Certificate:
+    """Rule ``little_o_product``: σ = h·z with h(0) = 0 and h continuous (the continuity rule's
+    fragment), proved with the library's ``isLittleO_mul_self_of_tendsto``."""
+    from leanbridge.certificates import tendsto
+
+    h = sp.expand(expr / Z, deep=False)
+    if not h.has(Z):
+        raise OutsideFragment("σ is a constant multiple of z")
+    if sp.denom(sp.together(h)).has(Z):
+        raise OutsideFragment(f"σ/z = {sp.sstr(h)} still divides by z")
+    table: dict = {}
+    if sp.expand(_opaque(h, table) * Z - _opaque(expr, table)) != 0:
+        raise OutsideFragment(f"σ = ({sp.sstr(h)})·z is not an identity ring1 sees with σ's "
+                              "atoms opaque")
+    gate = tendsto.certify(h, LITTLE_O)
+    return Certificate(
+        "little_o_product", LITTLE_O,
+        f"σ = h·z with h = {sp.sstr(h)}: "
+        f"{gate.summary.replace('g(0) = 0 and g is', 'h(0) = 0 and h is')}, so h → 0 at 0 "
+        "and σ = o(z) by the library's isLittleO_mul_self_of_tendsto",
+        tuple(dict.fromkeys([*gate.lean_names, "isLittleO_mul_self_of_tendsto",
+                             "Asymptotics.IsLittleO.congr_left", "ring1"])),
+        {**gate.context, "factor": sp.sstr(h)},
+        modules=("SkipAbsorption.LittleO",))
 
 
 def _certify_sum(expr: sp.Expr) -> Certificate:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sympy as sp
 
+from leanbridge.analysis import times_z
 from leanbridge.certificates import EVEN, ODD, Certificate
 from leanbridge.certificates.terms import (
     OutsideFragment,
@@ -190,6 +191,10 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
                 else:
                     raise OutsideFragment(f"on {sp.sstr(where)} the case {text} is not an "
                                           "identity ring1 checks")
+        # `split_ifs` splits on each condition as Lean writes it, so it can produce more
+        # (contradictory) cases than the branches above (`-(-z) ≤ 0` next to `z ≤ 0`):
+        # `linarith` closes those whatever SymPy saw.
+        _add(closers, "linarith")
         closers[:] = ["ring1", *(c for c in closers if c != "ring1")]
         for point, how in sorted(points.items(), key=lambda item: sp.default_sort_key(item[0])):
             value = _text(point)
@@ -209,7 +214,7 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
         names += ["split_ifs", "linarith", "subst"]
     if any(r.get("lemma") is None for r in rewrites):
         names.append("congrArg")
-    summary = (f"{'σ(−z) = σ(z)' if premise == EVEN else f'σ(z) − σ(−z) = {sp.sstr(c)}·z'}: "
+    summary = (f"{'σ(−z) = σ(z)' if premise == EVEN else f'σ(z) − σ(−z) = {times_z(c)}'}: "
                f"{len(rewrites)} rewrite(s) of atoms of σ(−z)"
                + (f", then {len(cases)} case(s) of {' + '.join([*split, 'split_ifs'])}"
                   if abs_rewrites is None else ", then ring1"))
