@@ -226,6 +226,55 @@ def test_public_names_are_declared_as_the_right_kind():
         assert kinds.get(name) in ("theorem", "lemma"), name
 
 
+#: Suffixes that are projections or dot notation on a checked name (`h.mp`, `ht.le`).
+_PROJECTIONS = re.compile(r"\.(mp|mpr|symm|trans|le|lt|ne|ne'|1|2|elim|resolve_left|"
+                          r"resolve_right)$")
+
+
+def qualified_names(lean_dir: Path) -> dict[str, str]:
+    """Qualified names (`Matrix.mulVec`, `Real.tanh_neg`) the hand-written library's code uses
+    (comments, imports and `#print axioms` lines left out), with a file that uses each."""
+    from leanbridge.lean.sources import strip_comments
+
+    found: dict[str, str] = {}
+    for path in lean_files(lean_dir):
+        if "Families" in path.parts:
+            continue  # generated; tests/test_certificates.py checks their names
+        code = "\n".join(line for line in strip_comments(path.read_text(encoding="utf-8"))
+                         .splitlines() if not line.startswith(("import ", "#print")))
+        for name in re.findall(r"(?<![\w.'])[A-Z][A-Za-z0-9]*(?:\.[A-Za-z_][\w']*)+", code):
+            while _PROJECTIONS.search(name):
+                name = _PROJECTIONS.sub("", name)
+            found.setdefault(name, path.name)
+    return found
+
+
+def unchecked_names(lean_dir: Path, checked: str) -> list[str]:
+    """The qualified names of :func:`qualified_names` that the CHECKED_NAMES text ``checked``
+    does not list (its "Not used" section does not count)."""
+    listed = re.sub(r"## Not used \(deliberately avoided\).*?(?=\n## )", "", checked,
+                    flags=re.DOTALL)
+    return sorted(f"{name} ({file})" for name, file in qualified_names(lean_dir).items()
+                  if not name.startswith("SkipAbsorption.") and name not in listed)
+
+
+def test_every_qualified_name_of_the_library_is_listed_as_checked():
+    """Every Mathlib/Lean name the hand-written library writes qualified was read in the
+    sources and listed in lean/CHECKED_NAMES.md (the before-stop hook's rule, as a test)."""
+    checked = (LEAN_DIR / "CHECKED_NAMES.md").read_text(encoding="utf-8")
+    assert unchecked_names(LEAN_DIR, checked) == []
+
+
+def test_the_name_check_sees_an_unlisted_name(tmp_path):
+    (tmp_path / "A.lean").write_text("/-! doc -/\n-- `Foo.bar` in a comment\n"
+                                     "theorem t : True := Matrix.madeUp_lemma.mp trivial\n",
+                                     encoding="utf-8")
+    assert unchecked_names(tmp_path, "| `Real.exp` | … |") == ["Matrix.madeUp_lemma (A.lean)"]
+    assert unchecked_names(tmp_path, "| `Matrix.madeUp_lemma` | … |") == []
+    avoided = "## Not used (deliberately avoided)\n`Matrix.madeUp_lemma`\n## Next\n"
+    assert unchecked_names(tmp_path, avoided) == ["Matrix.madeUp_lemma (A.lean)"]
+
+
 def test_root_file_imports_every_library_file():
     root = (LEAN_DIR / "SkipAbsorption.lean").read_text(encoding="utf-8")
     imported = set(re.findall(r"^import\s+SkipAbsorption\.(\S+)", root, re.MULTILINE))
