@@ -314,7 +314,8 @@ def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDec
             statement_hash(header),
             family=plan.family.name if plan else None,
             argument=planned_decl.argument if planned_decl else None,
-            premises=premise_records(plan, planned_decl, list(checks)) if plan else []))
+            premises=premise_records(plan, planned_decl, list(checks)) if plan else [],
+            certificate_rule=planned_decl.certificate if planned_decl else None))
     for name, (plan, decl) in sorted(planned.items()):
         if name not in declared:
             records.append(DeclarationResult(
@@ -322,7 +323,8 @@ def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDec
                 statement_hash=decl.statement_hash, family=plan.family.name,
                 argument=decl.argument, verdict=STALE,
                 detail="not in the Lean sources: run `leanbridge generate`",
-                premises=premise_records(plan, decl, list(checks))))
+                premises=premise_records(plan, decl, list(checks)),
+                certificate_rule=decl.certificate))
     return records
 
 

@@ -241,6 +241,24 @@ class Statement:
                      and u.startswith(library.NAMESPACE + ".")), None)
 
     @property
+    def premise_proof(self) -> dict:
+        """How the family's premise enters the theorem: a lemma of the Lean library (catalog
+        families), a lemma of the family's file proved by a certificate rule's pattern (user
+        families), or a named hypothesis verified by SymPy only."""
+        if self.premises:
+            return {"by": "hypothesis", "lemma": None, "rule": None,
+                    "text": "named hypothesis " + ", ".join(p.binder for p in self.premises)
+                            + f" ({NOT_BY_LEAN})"}
+        if self.premise is None:
+            return {"by": "none", "lemma": None, "rule": None, "text": "none"}
+        own = next((d for d in self.plan.declarations if d.full_name == self.premise), None)
+        if own is not None and own.certificate:
+            return {"by": "certificate", "lemma": self.premise, "rule": own.certificate,
+                    "text": f"certificate rule {own.certificate}"}
+        return {"by": "library", "lemma": self.premise, "rule": None,
+                "text": "library lemma"}
+
+    @property
     def proved(self) -> bool:
         """Proved by Lean outright (``\\leanok``): never for a theorem stated modulo a premise."""
         return self.status == PROVED and not self.declaration.premise_hypotheses
@@ -284,6 +302,7 @@ class Statement:
             "uses": [self.general_theorem] + ([self.premise] if self.premise else []),
             "status": self.status,
             "premises": [p.to_dict() for p in self.premises],
+            "premise_proof": self.premise_proof,
         }
 
 

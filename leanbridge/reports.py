@@ -62,7 +62,8 @@ def terminal(result: CheckResult) -> str:
         f"{n} {status}" for status, n in sorted(premise_counts.items())))
     lines.extend(f"  FAILED {p.family} {p.argument}: {p.statement}" for p in result.premises
                  if p.status == PREMISE_FAILED)
-    rows = [(r.family or "", _argument(r), r.decl.rsplit(".", 1)[-1], r.verdict)
+    rows = [(r.family or "", _argument(r), r.decl.rsplit(".", 1)[-1]
+             + (f" (rule {r.certificate_rule})" if r.certificate_rule else ""), r.verdict)
             for r in _family_records(result)]
     if rows:
         widths = [max(len(row[i]) for row in rows + [("family", "argument", "declaration",
@@ -160,8 +161,11 @@ def to_junit(result: CheckResult) -> str:
                                  file=record.file, time=f"{record.time_s or 0:.3f}")
             if record.line:
                 case.set("line", str(record.line))
-            if record.premises:
+            if record.premises or record.certificate_rule:
                 properties = ET.SubElement(case, "properties")
+                if record.certificate_rule:
+                    ET.SubElement(properties, "property", name="certificate_rule",
+                                  value=record.certificate_rule)
                 for premise in record.premises:
                     ET.SubElement(properties, "property", name=f"premise:{premise.binder}",
                                   value=f"{premise.statement} ({premise.kind}; sympy: "

@@ -105,6 +105,8 @@ class DeclarationResult:
     failed_dependencies: list[str] = field(default_factory=list)
     #: the premises its statement takes as named hypotheses (empty: none)
     premises: list[PremiseRecord] = field(default_factory=list)
+    #: a user family's premise lemma: the certificate rule whose Lean pattern proves it
+    certificate_rule: str | None = None
 
     @property
     def unverified_premises(self) -> list[PremiseRecord]:
@@ -123,6 +125,7 @@ class DeclarationResult:
             "messages": [m.to_dict() for m in self.messages], "time_s": self.time_s,
             "failed_dependencies": self.failed_dependencies,
             "premises": [p.to_dict() for p in self.premises],
+            "certificate_rule": self.certificate_rule,
         }
 
 

@@ -329,8 +329,8 @@ def test_markdown_carries_the_same_information(tmp_path):
     text = export("--format", "markdown", "--per-family", "swiglu", "glu", "--results",
                   str(report)).output
     assert "| SwiGLU | never | linearisation | " \
-           "`SkipAbsorption.Families.swiglu_not_stack_eq` | proved |" in text
-    assert "| GLU | undetermined | — | — | no theorem |" in text
+           "`SkipAbsorption.Families.swiglu_not_stack_eq` | library lemma | proved |" in text
+    assert "| GLU | undetermined | — | — | — | no theorem |" in text
     assert "## GLU (`glu`): undetermined" in text
     assert "Lean: `SkipAbsorption.Families.swiglu_not_stack_eq`; status: proved by Lean." in text
     default = export("--format", "markdown", "relu2", "gelu").output

@@ -369,3 +369,54 @@ def test_markdown_and_json_name_the_premise(project, report):
     assert "(hσ : ∀ z," in statement["lean_statement"]
     assert data["families"][0]["status"] == \
         "proved (1 modulo a premise verified by SymPy, not by Lean)"
+
+
+# -- which premises a certificate rule proves, and which are hypotheses ----------------------
+
+def test_check_names_the_certificate_rule_of_each_premise_lemma(project, lake, tmp_path):
+    generate(project, "z*tanh(2*z)", "z_tanh")
+    result = run_check(project, lake=lake, timeout=60)
+    lemma = record_of(result, "SkipAbsorption.Families.z_tanh_isLittleO")
+    assert lemma.certificate_rule == "little_o_product"
+    assert record_of(result, "SkipAbsorption.Families.z_tanh_neg").certificate_rule == "parity"
+    # theorems and catalog premise lemmas have none
+    assert record_of(result, "SkipAbsorption.Families.z_tanh_not_absorbable_identity") \
+        .certificate_rule is None
+    assert record_of(result, SOFTPLUS).certificate_rule is None
+    data = json.loads(to_json(result))
+    jsonschema.validate(data, CHECK_SCHEMA)
+    entry = next(r for r in data["results"] if r["decl"].endswith("z_tanh_isLittleO"))
+    assert entry["certificate_rule"] == "little_o_product"
+    assert "z_tanh_isLittleO (rule little_o_product)" in terminal(result)
+    junit = ET.fromstring(to_junit(result))
+    case = next(c for c in junit.iter("testcase") if c.get("name").endswith("z_tanh_isLittleO"))
+    assert [(p.get("name"), p.get("value")) for p in case.iter("property")] == [
+        ("certificate_rule", "little_o_product")]
+
+
+def test_exports_say_how_each_premise_is_proved(project, report):
+    generate(project, "z*tanh(2*z)", "z_tanh")
+    data = json.loads(export(project, report, "--format", "json", "relu", "shifted_softplus",
+                             "z_tanh"))
+    jsonschema.validate(data, STATEMENTS_SCHEMA)
+    how = {s["lean_name"].rsplit(".", 1)[-1]: s["premise_proof"] for s in data["statements"]}
+    assert how["relu_absorbable_of_sCondition"] == {
+        "by": "library", "lemma": "SkipAbsorption.relu_sub_relu_neg", "rule": None,
+        "text": "library lemma"}
+    assert how["shifted_softplus_absorbable_of_sCondition"]["by"] == "hypothesis"
+    assert how["shifted_softplus_absorbable_of_sCondition"]["lemma"] is None
+    assert how["z_tanh_not_absorbable_identity"] == {
+        "by": "certificate", "lemma": "SkipAbsorption.Families.z_tanh_isLittleO",
+        "rule": "little_o_product", "text": "certificate rule little_o_product"}
+    assert how["z_tanh_not_absorbable_even"]["rule"] == "parity"
+    text = export(project, report, "--format", "markdown", "--per-family", "z_tanh", "relu",
+                  "shifted_softplus")
+    assert "| `SkipAbsorption.Families.z_tanh_not_absorbable_identity` | rule " \
+           "`little_o_product` |" in text
+    assert "| `SkipAbsorption.Families.relu_absorbable_of_sCondition` | library lemma |" in text
+    assert "| `SkipAbsorption.Families.shifted_softplus_absorbable_of_sCondition` | " \
+           "hypothesis |" in text
+    latex = export(project, report, "--format", "latex", "--per-family", "z_tanh")
+    assert (r"\texttt{z\_\allowbreak{}tanh\_\allowbreak{}not\_\allowbreak{}absorbable\_"
+            r"\allowbreak{}identity} (premise: rule \texttt{little\_\allowbreak{}o\_"
+            r"\allowbreak{}product})") in latex

@@ -539,7 +539,7 @@ def test_message_and_record_dictionaries():
         "argument": "degree", "role": "lemma", "file": "A.lean", "line": 10,
         "statement_hash": "0" * 16, "verdict": "sorry", "detail": "d", "axioms": ["sorryAx"],
         "messages": [m.to_dict()], "time_s": 1.5, "failed_dependencies": ["Z"],
-        "premises": []}
+        "premises": [], "certificate_rule": None}
 
 
 def test_statement_hash_ignores_whitespace_only():
