@@ -115,3 +115,13 @@ def test_readme_export_examples_are_what_the_export_prints():
     markdown = "\n".join(excerpt for args, excerpt in examples if "markdown" in args)
     assert "## Theorem 1 (Degree argument)" in markdown and "| ReLU² |" in markdown
     assert r"\begin{theorem}[Degree argument]" in examples[-1][1]
+
+
+def test_readme_workflow_is_the_workflow_file_byte_for_byte():
+    raw = (ROOT / "README.md").read_bytes()
+    block = raw.split(b"<!-- workflow: start -->\n```yaml\n")[1].split(
+        b"```\n<!-- workflow: end -->")[0]
+    workflow = (ROOT / ".github" / "workflows" / "lean.yml").read_bytes()
+    assert block == workflow
+    ci_section = README.split("\n### CI proof verification\n")[1].split("\n## ")[0]
+    assert "<!-- workflow: start -->" in ci_section
