@@ -21,8 +21,8 @@ from pathlib import Path
 
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
-from leanbridge.library_statements import LIBRARY_STATEMENTS
 from leanbridge.lean.sources import LeanDeclaration, scan_project, short_names, uses
+from leanbridge.library_statements import LIBRARY_STATEMENTS
 from leanbridge.render import FamilyFile, build_family_file
 
 PAPER = "paper"

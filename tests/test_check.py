@@ -527,8 +527,8 @@ def test_missing_lean_name_referenced_by_an_export_fails_check_without_lean(
     result = run_check(project)
     assert [m for m in result.missing_names
             if m.startswith("SkipAbsorption.resStack_eq_plainStack_width_two ")] == [
-        "SkipAbsorption.resStack_eq_plainStack_width_two (referenced by export entry in "
-        "leanbridge/library_statements.py, group beyond_depth) is not declared in lean/"]
+        ("SkipAbsorption.resStack_eq_plainStack_width_two (referenced by export entry in "
+         "leanbridge/library_statements.py, group beyond_depth) is not declared in lean/")]
     assert result.lean_status == "not_run" and result.exit_code == 1
     for command in (["check", "--quiet"], ["graph", "--check"]):
         cli = CliRunner().invoke(main, [*command, "--project", str(project)])

@@ -37,8 +37,8 @@ def _run(tmp_path, *, have_tex, update_exit=0, install_exit=0):
     script = tmp_path / "tex.sh"
     script.write_text("set -euo pipefail\n" + _tex_block() + "echo reached-the-end\n",
                       encoding="utf-8")
-    completed = subprocess.run([shutil.which("bash"), str(script)], capture_output=True,
-                               text=True, timeout=60,
+    completed = subprocess.run([shutil.which("bash"), str(script)], check=False,
+                               capture_output=True, text=True, timeout=60,
                                env={"PATH": str(bin_dir), "HOME": str(tmp_path)})
     calls = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
     return completed, calls

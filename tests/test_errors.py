@@ -70,10 +70,11 @@ def read_only(directory: Path):
 
 @pytest.mark.parametrize("args, line", [
     (["bogus"], "Error: No such command 'bogus' (see 'leanbridge --help')"),
-    (["families", "--bogus"], "Error: No such option '--bogus' (see 'leanbridge families --help')"),
+    (["families", "--bogus"],
+     "Error: No such option '--bogus' (see 'leanbridge families --help')"),
     (["export", "--format", "pdf"],
-     "Error: Invalid value for '--format': 'pdf' is not one of 'latex', 'markdown', 'json', "
-     "'blueprint' (see 'leanbridge export --help')"),
+     ("Error: Invalid value for '--format': 'pdf' is not one of 'latex', 'markdown', 'json', "
+      "'blueprint' (see 'leanbridge export --help')")),
     (["--bogus"], "Error: No such option '--bogus' (see 'leanbridge --help')"),
     (["probe", "deep", "--bogus"],
      "Error: No such option '--bogus' (see 'leanbridge probe deep --help')"),
@@ -87,10 +88,11 @@ def test_usage_errors_are_one_line_on_stderr_with_exit_2(args, line):
 
 def test_usage_error_of_the_real_executable_is_one_line():
     completed = subprocess.run([sys.executable, "-m", "leanbridge", "families", "--bogus"],
-                               capture_output=True, text=True, timeout=60, cwd=ROOT,
+                               check=False, capture_output=True, text=True, timeout=60, cwd=ROOT,
                                env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert completed.returncode == 2 and completed.stdout == ""
-    assert completed.stderr == "Error: No such option '--bogus' (see 'leanbridge families --help')\n"
+    assert completed.stderr == (
+        "Error: No such option '--bogus' (see 'leanbridge families --help')\n")
 
 
 def test_bare_leanbridge_still_shows_the_help():

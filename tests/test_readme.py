@@ -95,7 +95,7 @@ def test_readme_beyond_section_lists_the_lean_statements_and_the_conjectures():
 def _export_examples():
     """(export arguments, fenced text) for every ``<!-- export-example: ARGS -->`` block."""
     return re.findall(r"<!-- export-example: (.*?) -->\n```[a-z]*\n(.*?)\n```\n", README,
-                      flags=re.S)
+                      flags=re.DOTALL)
 
 
 def _rstrip_lines(text):
