@@ -68,9 +68,39 @@ class InputError(click.ClickException):
     exit_code = EXIT_USAGE
 
 
+class _OneLineUsageError(click.UsageError):
+    """A usage error as one line on stderr: ``Error: MESSAGE (see 'COMMAND --help')``, instead
+    of Click's four (usage, hint, blank line, error). Same exit code (2)."""
+
+    def __init__(self, error: click.UsageError) -> None:
+        super().__init__(error.format_message(), error.ctx)
+        self.exit_code = error.exit_code
+
+    def show(self, file=None) -> None:
+        message = " ".join(self.format_message().split())
+        if message.endswith(".") and not message.endswith(".."):
+            message = message[:-1]
+        path = self.ctx.command_path if self.ctx is not None else "leanbridge"
+        click.echo(f"Error: {message} (see '{path} --help')", file=file, err=file is None)
+
+
+def _one_line(error: click.UsageError) -> click.UsageError:
+    """The error to raise for ``error``: one line, except Click's help for a bare group."""
+    if isinstance(error, (click.exceptions.NoArgsIsHelpError, _OneLineUsageError)):
+        return error
+    return _OneLineUsageError(error)
+
+
 class _Group(click.Group):
     """The command group: commands loaded on first use (Click's lazy-group pattern), ASCII
-    fallback for the streams, exit 130 on Ctrl-C."""
+    fallback for the streams, exit 130 on Ctrl-C, and every usage error of the group or any
+    of its commands as one line on stderr (:class:`_OneLineUsageError`)."""
+
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as error:          # the group's own options
+            raise _one_line(error) from None
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *COMMANDS})
@@ -95,6 +125,8 @@ class _Group(click.Group):
         ascii_fallback()
         try:
             return super().invoke(ctx)
+        except click.UsageError as error:          # a command, its options and arguments
+            raise _one_line(error) from None
         except KeyboardInterrupt:
             click.echo("Interrupted (Ctrl-C); nothing was half-written.", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None

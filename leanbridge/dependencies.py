@@ -4,8 +4,9 @@ Nodes are paper results, the Lean library's declarations (general theorems, help
 definitions, premise lemmas), the generated family theorems, and the families themselves.
 An edge ``u → v`` means *u uses v*. It is built from the catalog metadata and the names the
 templates reference (:mod:`leanbridge.render`), and from the Lean sources themselves
-(:mod:`leanbridge.lean.sources`), which is also how it is checked: a name the templates
-reference but ``lean/`` does not declare is an error (:func:`missing_names`).
+(:mod:`leanbridge.lean.sources`), which is also how it is checked: a name the catalog, the
+templates or the exports (:data:`leanbridge.library_statements.LIBRARY_STATEMENTS`) reference
+but ``lean/`` does not declare is an error (:func:`missing_names`).
 
 Plain dictionaries, so that ``leanbridge check`` reads roles and missing names without
 importing NetworkX (0.07 s); :mod:`leanbridge.graph` turns them into a NetworkX graph for
@@ -21,6 +22,7 @@ from pathlib import Path
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
 from leanbridge.lean.sources import LeanDeclaration, scan_project, short_names, uses
+from leanbridge.library_statements import LIBRARY_STATEMENTS
 from leanbridge.render import FamilyFile, build_family_file
 
 PAPER = "paper"
@@ -125,11 +127,17 @@ def collect(project: Path, plans: list[FamilyFile] | None = None,
 
 def missing_names(nodes: Mapping[str, dict],
                   predecessors: Callable[[str], Iterable[str]]) -> list[MissingName]:
-    """Names that leanbridge references (catalog metadata, templates) but lean/ lacks, from a
-    graph's node attributes and its predecessor function."""
+    """Names that leanbridge references (catalog metadata, templates, the exports' library
+    statements) but lean/ lacks, from a graph's node attributes and its predecessor function.
+
+    (:mod:`leanbridge.beyond` names no Lean declaration: its results are not formalised.)"""
     missing = []
     referenced = {t.full_name: "the general-theorem table" for t in
                   library.GENERAL_THEOREMS.values()}
+    for statement in LIBRARY_STATEMENTS:
+        referenced.setdefault(statement.full_name,
+                              f"export entry in leanbridge/library_statements.py, group "
+                              f"{statement.group}")
     for family, lean_side in library.CATALOG_LEAN.items():
         referenced.setdefault(f"{library.NAMESPACE}.{lean_side.definition}",
                               f"catalog family {family}")

@@ -30,6 +30,7 @@ status: not formalised) and its numerical evidence, the table
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -192,6 +193,33 @@ def read_results(path: Path | None) -> Results:
 
 # -- what is exported ------------------------------------------------------------------------
 
+#: The S-condition's product, as the LaTeX statements write it (templates/_statement.tex.j2,
+#: leanbridge/library_statements.py): not NumPy's ``W_down[:,S] W_up[S,:]``.
+S_PRODUCT_LATEX = r"W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}}"
+
+
+def condition_latex(c: sp.Expr | None) -> str | None:
+    """The right-hand side of the S-condition, −(1/c)·I_d, in LaTeX (None without a c)."""
+    if c is None:
+        return None
+    return "-I_d" if c == 1 else rf"-{activation_latex(1 / c)}\, I_d"
+
+
+def reason_markdown(reason: str, c: sp.Expr | None) -> str:
+    r"""An analysis reason (plain text, as the terminal and the Lean docstrings print it) with
+    its matrix expressions in the exports' notation, as ``$…$`` mathematics: the S-condition
+    ``W_down[:,S] W_up[S,:] = −(1/c)·I_d`` becomes ``$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}}
+    = -\tfrac{1}{c}\, I_d$`` (c as the family has it), ``W_up`` ``$W_{\mathrm{up}}$``."""
+    plain_product = "W_down[:,S] W_up[S,:]"
+    if c is not None:
+        reason = reason.replace(f"{plain_product} = {minus_inverse_identity(c)}",
+                                f"${S_PRODUCT_LATEX} = {condition_latex(c)}$")
+    reason = reason.replace(f"n + rank(I + {plain_product})",
+                            rf"$n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
+    reason = reason.replace(plain_product, f"${S_PRODUCT_LATEX}$")
+    return re.sub(r"\bW_(up|down)\b", r"$W_{\\mathrm{\1}}$", reason)
+
+
 @dataclass(frozen=True)
 class Statement:
     """One exported statement: a family's argument theorem, with its formal status."""
@@ -220,10 +248,7 @@ class Statement:
 
     @property
     def condition_latex(self) -> str | None:
-        c = self.plan.analysis.facts.odd_coefficient
-        if c is None:
-            return None
-        return "-I_d" if c == 1 else rf"-{activation_latex(1 / c)}\, I_d"
+        return condition_latex(self.plan.analysis.facts.odd_coefficient)
 
     @property
     def general_theorem(self) -> str:
@@ -328,6 +353,12 @@ class FamilyRow:
     @property
     def symbol(self) -> str:
         return "g" if self.family.gated else r"\sigma"
+
+    @property
+    def reasons_markdown(self) -> list[str]:
+        """The analysis' reasons for the Markdown export (:func:`reason_markdown`)."""
+        c = self.analysis.facts.odd_coefficient
+        return [reason_markdown(reason, c) for reason in self.analysis.reasons]
 
     @property
     def lean_definition(self) -> str:

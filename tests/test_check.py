@@ -512,6 +512,31 @@ def test_missing_referenced_lean_name_fails_check_without_lean(project, tmp_path
     assert validate(result)["missing_names"]
 
 
+def test_missing_lean_name_referenced_by_an_export_fails_check_without_lean(
+        project, tmp_path, monkeypatch):
+    # resStack_eq_plainStack_width_two is referenced only by the exports' library statements
+    # (leanbridge/library_statements.py), not by the catalog, the templates or the general-
+    # theorem table: check and graph --check must still notice it is gone.
+    _no_lean(tmp_path, monkeypatch)
+    stacks = project / "SkipAbsorption" / "Beyond" / "Stacks.lean"
+    text = stacks.read_text(encoding="utf-8")
+    assert "theorem resStack_eq_plainStack_width_two " in text
+    stacks.write_text(text.replace("theorem resStack_eq_plainStack_width_two ",
+                                   "theorem resStack_eq_plainStack_width_two_renamed "),
+                      encoding="utf-8")
+    result = run_check(project)
+    assert [m for m in result.missing_names
+            if m.startswith("SkipAbsorption.resStack_eq_plainStack_width_two ")] == [
+        ("SkipAbsorption.resStack_eq_plainStack_width_two (referenced by export entry in "
+         "leanbridge/library_statements.py, group beyond_depth) is not declared in lean/")]
+    assert result.lean_status == "not_run" and result.exit_code == 1
+    for command in (["check", "--quiet"], ["graph", "--check"]):
+        cli = CliRunner().invoke(main, [*command, "--project", str(project)])
+        assert cli.exit_code == 1, (command, cli.output)
+        assert ("missing   SkipAbsorption.resStack_eq_plainStack_width_two (referenced by "
+                "export entry") in cli.output
+
+
 def test_stale_generated_file_marks_its_theorems_stale(project, tmp_path, monkeypatch):
     _no_lean(tmp_path, monkeypatch)
     from leanbridge.generate import digest, parse_header

@@ -66,6 +66,41 @@ def read_only(directory: Path):
         directory.chmod(mode)
 
 
+# -- Click's usage errors: one line too --------------------------------------------------------
+
+@pytest.mark.parametrize("args, line", [
+    (["bogus"], "Error: No such command 'bogus' (see 'leanbridge --help')"),
+    (["families", "--bogus"],
+     "Error: No such option '--bogus' (see 'leanbridge families --help')"),
+    (["export", "--format", "pdf"],
+     ("Error: Invalid value for '--format': 'pdf' is not one of 'latex', 'markdown', 'json', "
+      "'blueprint' (see 'leanbridge export --help')")),
+    (["--bogus"], "Error: No such option '--bogus' (see 'leanbridge --help')"),
+    (["probe", "deep", "--bogus"],
+     "Error: No such option '--bogus' (see 'leanbridge probe deep --help')"),
+])
+def test_usage_errors_are_one_line_on_stderr_with_exit_2(args, line):
+    result = run(*args)
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    assert result.stdout == ""
+    assert [text for text in result.stderr.splitlines() if text.strip()] == [line]
+
+
+def test_usage_error_of_the_real_executable_is_one_line():
+    completed = subprocess.run([sys.executable, "-m", "leanbridge", "families", "--bogus"],
+                               check=False, capture_output=True, text=True, timeout=60, cwd=ROOT,
+                               env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr == (
+        "Error: No such option '--bogus' (see 'leanbridge families --help')\n")
+
+
+def test_bare_leanbridge_still_shows_the_help():
+    result = run()
+    assert result.exit_code == 2 and "Usage: leanbridge [OPTIONS] COMMAND" in result.output
+    assert "Commands:" in result.output
+
+
 # -- unwritable outputs: checked before the work, exit 2 ----------------------------------------
 
 @pytest.mark.parametrize("args, message", [

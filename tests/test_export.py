@@ -342,6 +342,31 @@ def test_markdown_carries_the_same_information(tmp_path):
         in default
 
 
+def test_no_numpy_slicing_in_any_export(project):
+    # a user family with c = 4/3 next to the catalog: its S-condition reads -3/4 I_d
+    assert CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                     "Max(z, z/3)", "--name", "leaky_third"]).exit_code == 0
+    modes = [("latex",), ("latex", "--fragment"), ("latex", "--per-family"),
+             ("latex", "--per-family", "--fragment"), ("markdown",),
+             ("markdown", "--per-family"), ("json",), ("blueprint",)]
+    outputs = {}
+    for mode in modes:
+        result = export("--format", *mode, project=project)
+        assert result.exit_code == 0, (mode, result.output)
+        outputs[mode] = result.output
+        for slicing in ("[:,S]", "[S,:]", "W_down", "W_up"):
+            assert slicing not in result.output, (mode, slicing)
+    # the Markdown per-family bullets use the LaTeX statements' S-condition, c as the family has it
+    condition = r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac34\, I_d$"
+    assert condition in outputs[("latex", "--per-family")]
+    section = outputs[("markdown", "--per-family")].split("## leaky_third")[1].split("\n## ")[0]
+    assert f"- conditional: absorbable when some S has {condition}" in section
+    relu = outputs[("markdown", "--per-family")].split("## ReLU (`relu`)")[1].split("\n## ")[0]
+    assert (r"width $n + \operatorname{rank}(I_d + W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}})$"
+            in relu)
+    assert r"for a fixed $W_{\mathrm{up}}$ the condition" in relu
+
+
 # -- bad input ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("args, message", [

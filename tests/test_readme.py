@@ -88,3 +88,40 @@ def test_readme_beyond_section_lists_the_lean_statements_and_the_conjectures():
     assert "### Experiments: `probe deep`, `probe tangent`" in section
     assert "Beyond the paper: experiments" not in README, "merged, not duplicated"
     assert "proved by Lean" not in section
+
+
+# -- the export examples -------------------------------------------------------------------------
+
+def _export_examples():
+    """(export arguments, fenced text) for every ``<!-- export-example: ARGS -->`` block."""
+    return re.findall(r"<!-- export-example: (.*?) -->\n```[a-z]*\n(.*?)\n```\n", README,
+                      flags=re.DOTALL)
+
+
+def _rstrip_lines(text):
+    return "\n".join(line.rstrip() for line in text.splitlines())
+
+
+def test_readme_export_examples_are_what_the_export_prints():
+    examples = _export_examples()
+    assert [args for args, _ in examples] == ["--format markdown relu2"] * 2 + [
+        "--format latex --fragment relu2"]
+    for args, excerpt in examples:
+        result = CliRunner().invoke(main, ["export", "--project", str(ROOT / "lean"),
+                                           *args.split()])
+        assert result.exit_code == 0, result.output
+        assert excerpt.count("\n") >= 3, args            # an excerpt, not a line
+        assert _rstrip_lines(excerpt) in _rstrip_lines(result.output), args
+    markdown = "\n".join(excerpt for args, excerpt in examples if "markdown" in args)
+    assert "## Theorem 1 (Degree argument)" in markdown and "| ReLU² |" in markdown
+    assert r"\begin{theorem}[Degree argument]" in examples[-1][1]
+
+
+def test_readme_workflow_is_the_workflow_file_byte_for_byte():
+    raw = (ROOT / "README.md").read_bytes()
+    block = raw.split(b"<!-- workflow: start -->\n```yaml\n")[1].split(
+        b"```\n<!-- workflow: end -->")[0]
+    workflow = (ROOT / ".github" / "workflows" / "lean.yml").read_bytes()
+    assert block == workflow
+    ci_section = README.split("\n### CI proof verification\n")[1].split("\n## ")[0]
+    assert "<!-- workflow: start -->" in ci_section

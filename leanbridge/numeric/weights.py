@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import struct
+import zipfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,23 +76,43 @@ def _is_bias(key: str) -> bool:
 # File backends
 # --------------------------------------------------------------------------------------------
 
+#: How a zip archive starts (a local file header; an empty archive's end record) — what
+#: ``numpy.load`` itself tests before it reads a file as .npz — and how a .npy array starts.
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+_NPY_MAGIC = b"\x93NUMPY"
+
+
 class _Npz:
     def __init__(self, path: Path) -> None:
         np = need("numpy", "reading .npz weights")
         try:
+            with path.open("rb") as stream:
+                head = stream.read(len(_NPY_MAGIC))
+        except OSError as exc:
+            raise NumericInputError(f"cannot read {path} as .npz: {_one_line(exc)}") from None
+        # Told apart before numpy.load, which would try a file that is neither zip nor .npy
+        # as a pickle (and say "pickled data" about a text file).
+        if head.startswith(_NPY_MAGIC):
+            raise NumericInputError(f"{path} holds a single array (.npy), not an .npz archive "
+                                    "of named arrays (save it with numpy.savez(path, W_down=…, "
+                                    "W_up=…))")
+        if not head.startswith(_ZIP_MAGIC):
+            raise NumericInputError(f"cannot read {path} as .npz: not a .npz (zip) archive"
+                                    + (" (the file is empty)" if not head else ""))
+        try:
             self._file = np.load(path, allow_pickle=False)
+        except zipfile.BadZipFile:
+            raise NumericInputError(f"cannot read {path} as .npz: damaged or truncated zip "
+                                    "archive") from None
         except Exception as exc:  # noqa: BLE001 - any failure is a bad input file
             raise NumericInputError(f"cannot read {path} as .npz: {_one_line(exc)}") from None
-        if not hasattr(self._file, "files"):
-            raise NumericInputError(f"{path} holds a single array, not an .npz archive of "
-                                    "named arrays (save it with numpy.savez(path, W_down=…, "
-                                    "W_up=…))")
         self.keys = list(self._file.files)
         self._path = path
 
     def get(self, key: str):
         """The member ``key``; a corrupt member (bad CRC, damaged .npy header, truncated
         data) or an object array is a :class:`NumericInputError` naming it."""
+        self.info(key)          # the header first: a damaged one is said so, in user terms
         try:
             return self._file[key]
         except Exception as exc:  # noqa: BLE001 - zipfile, zlib, numpy.lib.format errors
@@ -103,15 +125,25 @@ class _Npz:
         fmt = np.lib.format
         names = set(self._file.zip.namelist())
         member = key + ".npy" if key + ".npy" in names else key
+        where = f"cannot read {key!r} from {self._path}"
         try:
             with self._file.zip.open(member) as stream:
+                if stream.read(len(_NPY_MAGIC)) != _NPY_MAGIC:
+                    raise NumericInputError(f"{where}: the member is not a .npy array")
+                stream.seek(0)
                 version = fmt.read_magic(stream)
                 reader = fmt.read_array_header_1_0 if version == (1, 0) \
                     else fmt.read_array_header_2_0
-                shape, _fortran, dtype = reader(stream)
-        except Exception as exc:  # noqa: BLE001
-            raise NumericInputError(f"cannot read the header of {key!r} in {self._path}: "
-                                    f"{_npz_error(exc)}") from None
+                try:
+                    shape, _fortran, dtype = reader(stream)
+                except (zipfile.BadZipFile, zlib.error, EOFError, OSError):
+                    raise
+                except Exception:  # noqa: BLE001 - ValueError, SyntaxError, tokenize errors
+                    raise NumericInputError(f"{where}: corrupt .npy header") from None
+        except NumericInputError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - zipfile, zlib (bad CRC, truncated data)
+            raise NumericInputError(f"{where}: {_npz_error(exc)}") from None
         if dtype.hasobject:
             raise NumericInputError(f"{key!r} in {self._path} is an object array (pickled "
                                     "Python objects), which leanbridge does not load; save "
