@@ -15,6 +15,7 @@ import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
 import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
+import SkipAbsorption.MeasureZeroJoint
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
 import SkipAbsorption.Beyond
@@ -44,6 +45,9 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Rank`: the rank bound `d ≤ |S|` for the S-condition (`card_le_of_sCondition`);
 * `MeasureZero`: paper Corollary 11, one side: for fixed `Wu`, the `Wd` satisfying the
   S-condition for some `S` form a Lebesgue-null set (`volume_sCondition_eq_zero`);
+* `MeasureZeroJoint`: paper Corollary 11, joint: the pairs `(Wu, Wd)` satisfying the
+  S-condition for some `S` form a null set for the product Lebesgue measure
+  (`volume_sCondition_joint_eq_zero`, by Tonelli from the fixed-`Wu` statement);
 * `Beyond` (**beyond the paper**, issue 13): depth results of the research note
   `deep-stacks.md` — narrow ReLU blocks are not injective, contracting residual stacks are
   (Theorem B′), and the complete answer on the line, `d = 1` (Theorem A); and width

@@ -15,6 +15,7 @@ import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
 import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
+import SkipAbsorption.MeasureZeroJoint
 import SkipAbsorption.Beyond
 
 /-!
@@ -193,6 +194,26 @@ for this.
 #print axioms SkipAbsorption.neg_one_matrix_ne_zero
 #print axioms SkipAbsorption.volume_sCondition_single_eq_zero
 #print axioms SkipAbsorption.volume_sCondition_eq_zero
+
+-- MeasureZeroJoint.lean (issue 10: paper Corollary 11, joint over (Wu, Wd))
+#print axioms SkipAbsorption.mem_sConditionJointSet
+#print axioms SkipAbsorption.sCondMap_apply
+#print axioms SkipAbsorption.sConditionJointSet_eq_iUnion
+#print axioms SkipAbsorption.continuous_matrixOf_snd
+#print axioms SkipAbsorption.continuous_matrixOf_fst
+#print axioms SkipAbsorption.continuous_sCondMap
+#print axioms SkipAbsorption.isClosed_sCondMap_eq
+#print axioms SkipAbsorption.measurable_coord_snd
+#print axioms SkipAbsorption.measurable_coord_fst
+#print axioms SkipAbsorption.measurable_sCondMap_apply
+#print axioms SkipAbsorption.measurableSet_sCondMap_eq
+#print axioms SkipAbsorption.measurableSet_sCondition_joint
+#print axioms SkipAbsorption.preimage_mk_sCondition_joint
+#print axioms SkipAbsorption.volume_preimage_mk_sCondition_joint
+#print axioms SkipAbsorption.volume_sConditionJointSet_eq_zero
+#print axioms SkipAbsorption.volume_sCondition_joint_eq_zero
+#print axioms SkipAbsorption.ae_not_sCondition_joint
+
 -- Beyond the paper (issue 13): Beyond/Injective.lean
 #print axioms SkipAbsorption.exists_dotProduct_row_ne_zero
 #print axioms SkipAbsorption.card_filter_pos_add_card_filter_not_pos

@@ -23,8 +23,9 @@ Theorem 8 applies, Lebesgue-almost every `Wd` does not let the ReLU block absorb
 * `volume_sCondition_eq_zero`: the union over the finitely many `S` is null.
 
 The paper's Corollary 11 speaks of generic weights `(Wd, Wu)`; here `Wu` is arbitrary and
-fixed, and the null set is in `Wd` (the joint statement would follow by Fubini; it is not
-formalised here). Not compiled: no Lean toolchain here.
+fixed, and the null set is in `Wd`. The joint statement over `(Wu, Wd)` (product Lebesgue
+measure) follows by Tonelli and is formalised in `MeasureZeroJoint.lean`
+(`volume_sCondition_joint_eq_zero`). Not compiled: no Lean toolchain here.
 -/
 
 open MeasureTheory MeasureTheory.Measure

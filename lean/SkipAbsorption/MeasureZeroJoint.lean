@@ -1,0 +1,335 @@
+import SkipAbsorption.MeasureZero
+import Mathlib.MeasureTheory.Measure.Prod
+import Mathlib.MeasureTheory.Constructions.BorelSpace.Basic
+import Mathlib.Topology.Instances.Matrix
+
+/-!
+# The S-condition holds only on a null set of pairs `(Wu, Wd)` (paper Corollary 11, joint)
+
+**Statement in words.** Fix widths `d ≥ 1` and `n`. Draw the up-projection
+`Wu : Fin n → Fin d → ℝ` and the down-projection `Wd : Fin d → Fin n → ℝ` together, i.e. a
+point of `(Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ)` with its `volume`, the product of the two
+Lebesgue measures (`Measure.prod.measureSpace`; `Measure.volume_eq_prod` is `rfl`). The pairs
+for which *some* index set `S ⊆ {1..n}` satisfies the S-condition
+`Wd * diagonal 1_S * Wu = -1` form a Lebesgue-null set: `volume_sCondition_joint_eq_zero`.
+Equivalently, for almost every pair `(Wu, Wd)` no `S` satisfies it:
+`ae_not_sCondition_joint`.
+
+**What it does not say.** This is a statement about the S-condition only. That the skip is
+then generically *not absorbed* by the ReLU block needs the "only if" direction of paper
+Theorem 8, `absorbable_relu_iff` (`ReluNecessity.lean`), which is proved under the hypothesis
+`Nondegenerate Wd Wu` (paper D5 as reconstructed); that nondegenerate pairs are themselves of
+full measure is not formalised here, so the conclusion "for almost every `(Wu, Wd)` the ReLU
+block does not absorb its skip" is not stated in Lean.
+
+**Proof.** By Tonelli (`Measure.measure_prod_null_of_ae_null`, which needs no s-finiteness):
+the set `sConditionJointSet d n` is measurable, and its section at every `Wu`
+(`Prod.mk Wu ⁻¹' _`, computed by `preimage_mk_sCondition_joint`) is the fixed-`Wu` set of
+`volume_sCondition_eq_zero` (`MeasureZero.lean`), hence null; "null for every `Wu`" gives
+"null for almost every `Wu`" (`Filter.Eventually.of_forall`).
+
+Measurability, the delicate step, has two independent routes
+(`measurableSet_sCondMap_eq`):
+
+* (a) closed sets: `sCondMap S` (`(Wu, Wd) ↦ of Wd * diagonal 1_S * of Wu`) is continuous
+  (`Continuous.matrix_mul`, `Continuous.matrixOf`; fallbacks `continuous_matrix` entrywise,
+  `fun_prop`), so `{p | sCondMap S p = -1}` is closed (`isClosed_eq`) and measurable
+  (`IsClosed.measurableSet`);
+* (b) entrywise: `{p | sCondMap S p = -1} = ⋂ i j, {p | sCondMap S p i j = (-1) i j}`, every
+  entry being the finite sum `sCondMap_apply` of products of coordinates, measurable by
+  `Finset.measurable_sum`, `Measurable.mul`, `measurable_pi_apply`; `measurableSet_eq_fun`,
+  `MeasurableSet.iInter`.
+
+The joint set is the finite union over `S` (`sConditionJointSet_eq_iUnion`,
+`MeasurableSet.iUnion`). Not compiled: no Lean toolchain here.
+-/
+
+open MeasureTheory MeasureTheory.Measure
+
+namespace SkipAbsorption
+
+/-- The joint S-condition set: the pairs `p = (Wu, Wd)` (`p.1 = Wu : Fin n → Fin d → ℝ`,
+`p.2 = Wd : Fin d → Fin n → ℝ`) for which some `S` has `Wd * diagonal 1_S * Wu = -1`. -/
+noncomputable def sConditionJointSet (d n : ℕ) : Set ((Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ)) :=
+  {p | ∃ S : Finset (Fin n),
+    Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1 = -1}
+
+variable {d n : ℕ}
+
+/-- Membership in `sConditionJointSet` (by definition). -/
+theorem mem_sConditionJointSet (p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ)) :
+    p ∈ sConditionJointSet d n ↔ ∃ S : Finset (Fin n),
+      Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1
+        = -1 :=
+  Iff.rfl
+
+/-- For one `S`, the map `(Wu, Wd) ↦ of Wd * diagonal 1_S * of Wu`. -/
+noncomputable def sCondMap (S : Finset (Fin n)) (p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ)) :
+    Matrix (Fin d) (Fin d) ℝ :=
+  Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1
+
+/-- The entries of `sCondMap S p` as a double sum (the definition of matrix multiplication). -/
+theorem sCondMap_apply (S : Finset (Fin n)) (p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ))
+    (i j : Fin d) :
+    sCondMap S p i j = ∑ k : Fin n, (∑ l : Fin n, p.2 i l *
+      Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k) * p.1 k j := by
+  first
+  | rfl
+  | simp only [sCondMap, Matrix.mul_apply, Matrix.of_apply]
+  | (unfold sCondMap
+     rw [Matrix.mul_apply]
+     simp only [Matrix.mul_apply, Matrix.of_apply])
+
+/-- The joint set is the finite union over `S` of the level sets `{p | sCondMap S p = -1}`. -/
+theorem sConditionJointSet_eq_iUnion :
+    sConditionJointSet d n =
+      ⋃ S : Finset (Fin n),
+        {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} := by
+  first
+  | (ext p
+     constructor
+     · intro hp
+       obtain ⟨S, hS⟩ := (mem_sConditionJointSet p).mp hp
+       exact Set.mem_iUnion.mpr ⟨S, hS⟩
+     · intro hp
+       obtain ⟨S, hS⟩ := Set.mem_iUnion.mp hp
+       exact (mem_sConditionJointSet p).mpr ⟨S, hS⟩)
+  | exact Set.setOf_exists _
+  | (ext p
+     simp only [sConditionJointSet, sCondMap, Set.mem_setOf_eq, Set.mem_iUnion])
+
+/-! ### Route (a): continuity and closed level sets -/
+
+/-- `(Wu, Wd) ↦ of Wd` is continuous. -/
+theorem continuous_matrixOf_snd :
+    Continuous fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => Matrix.of p.2 := by
+  first
+  | exact Continuous.matrixOf continuous_snd
+  | exact continuous_matrixOf.mpr continuous_snd
+  | exact continuous_matrix fun i j => (continuous_apply j).comp ((continuous_apply i).comp
+      continuous_snd)
+  | (refine continuous_matrix fun i j => ?_
+     simp only [Matrix.of_apply]
+     fun_prop)
+  | fun_prop
+
+/-- `(Wu, Wd) ↦ of Wu` is continuous. -/
+theorem continuous_matrixOf_fst :
+    Continuous fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => Matrix.of p.1 := by
+  first
+  | exact Continuous.matrixOf continuous_fst
+  | exact continuous_matrixOf.mpr continuous_fst
+  | exact continuous_matrix fun i j => (continuous_apply j).comp ((continuous_apply i).comp
+      continuous_fst)
+  | (refine continuous_matrix fun i j => ?_
+     simp only [Matrix.of_apply]
+     fun_prop)
+  | fun_prop
+
+/-- `sCondMap S` is continuous: a product of continuous matrix-valued maps. -/
+theorem continuous_sCondMap (S : Finset (Fin n)) : Continuous (sCondMap (d := d) S) := by
+  have h2 := continuous_matrixOf_snd (d := d) (n := n)
+  have h1 := continuous_matrixOf_fst (d := d) (n := n)
+  have hD : Continuous fun _ : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) =>
+      Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) := continuous_const
+  first
+  | (have hmul : Continuous fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) =>
+         Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *
+           Matrix.of p.1 :=
+       (h2.matrix_mul hD).matrix_mul h1
+     exact hmul)
+  | exact Continuous.matrix_mul (Continuous.matrix_mul h2 hD) h1
+  | (show Continuous fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) =>
+       Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1
+     fun_prop)
+  | -- entrywise, without `Continuous.matrix_mul`: `continuous_matrix` and the double sum
+    (refine continuous_matrix fun i j => ?_
+     simp only [sCondMap_apply]
+     fun_prop)
+  | (show Continuous fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) =>
+       Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1
+     continuity)
+
+/-- Route (a): for one `S`, the level set `{p | sCondMap S p = -1}` is closed. -/
+theorem isClosed_sCondMap_eq (S : Finset (Fin n)) :
+    IsClosed {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} := by
+  first
+  | exact isClosed_eq (continuous_sCondMap S) continuous_const
+  | exact isClosed_eq (f := sCondMap S) (g := fun _ => -1) (continuous_sCondMap S)
+      continuous_const
+
+/-! ### Route (b): entrywise measurability -/
+
+/-- The coordinate `(Wu, Wd) ↦ Wd i l` is measurable. -/
+theorem measurable_coord_snd (i : Fin d) (l : Fin n) :
+    Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => p.2 i l := by
+  first
+  | exact (measurable_pi_apply l).comp ((measurable_pi_apply i).comp measurable_snd)
+  | exact measurable_snd.eval.eval
+  | fun_prop
+  | measurability
+
+/-- The coordinate `(Wu, Wd) ↦ Wu k j` is measurable. -/
+theorem measurable_coord_fst (k : Fin n) (j : Fin d) :
+    Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => p.1 k j := by
+  first
+  | exact (measurable_pi_apply j).comp ((measurable_pi_apply k).comp measurable_fst)
+  | exact measurable_fst.eval.eval
+  | fun_prop
+  | measurability
+
+/-- Every entry `(Wu, Wd) ↦ sCondMap S (Wu, Wd) i j` is measurable: a finite sum of products of
+coordinates (`sCondMap_apply`). -/
+theorem measurable_sCondMap_apply (S : Finset (Fin n)) (i j : Fin d) :
+    Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => sCondMap S p i j := by
+  have hm : Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) =>
+      ∑ k : Fin n, (∑ l : Fin n, p.2 i l *
+        Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k) * p.1 k j := by
+    first
+    | exact Finset.measurable_sum Finset.univ fun k _ =>
+        Measurable.mul
+          (Finset.measurable_sum Finset.univ fun l _ =>
+            Measurable.mul_const (measurable_coord_snd i l)
+              (Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k))
+          (measurable_coord_fst k j)
+    | fun_prop
+    | measurability
+  have he : (fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => sCondMap S p i j) =
+      fun p => ∑ k : Fin n, (∑ l : Fin n, p.2 i l *
+        Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k) * p.1 k j :=
+    funext fun p => sCondMap_apply S p i j
+  first
+  | (rw [he]
+     exact hm)
+  | exact hm
+  | (simp only [sCondMap_apply]
+     exact hm)
+  | -- not independent of route (a): through continuity
+    exact ((continuous_sCondMap S).matrix_elem i j).measurable
+
+/-- **Measurability of one level set, two independent routes.** (a) it is closed
+(`isClosed_sCondMap_eq`); (b) it is the intersection over the entries `(i, j)` of the level sets
+of the measurable entry maps (`measurable_sCondMap_apply`). -/
+theorem measurableSet_sCondMap_eq (S : Finset (Fin n)) :
+    MeasurableSet {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} := by
+  first
+  | -- route (a): closed, hence measurable
+    exact IsClosed.measurableSet (isClosed_sCondMap_eq S)
+  | exact (isClosed_sCondMap_eq S).measurableSet
+  | -- route (b): entrywise
+    (have hset : {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} =
+         ⋂ i : Fin d, ⋂ j : Fin d, {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) |
+           sCondMap S p i j = (-1 : Matrix (Fin d) (Fin d) ℝ) i j} := by
+       ext p
+       simp only [Set.mem_setOf_eq, Set.mem_iInter]
+       exact ⟨fun h i j => by rw [h], fun h => Matrix.ext h⟩
+     rw [hset]
+     exact MeasurableSet.iInter fun i => MeasurableSet.iInter fun j =>
+       measurableSet_eq_fun (measurable_sCondMap_apply S i j) measurable_const)
+  | (have hset : {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} =
+         ⋂ i : Fin d, ⋂ j : Fin d, {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) |
+           sCondMap S p i j = (-1 : Matrix (Fin d) (Fin d) ℝ) i j} := by
+       ext p
+       constructor
+       · intro h
+         have h' : sCondMap S p = -1 := h
+         exact Set.mem_iInter.mpr fun i => Set.mem_iInter.mpr fun j => by
+           show sCondMap S p i j = (-1 : Matrix (Fin d) (Fin d) ℝ) i j
+           rw [h']
+       · intro h
+         exact Matrix.ext fun i j => Set.mem_iInter.mp (Set.mem_iInter.mp h i) j
+     rw [hset]
+     exact MeasurableSet.iInter fun i => MeasurableSet.iInter fun j =>
+       measurable_sCondMap_apply S i j
+         (measurableSet_singleton ((-1 : Matrix (Fin d) (Fin d) ℝ) i j)))
+
+/-- **Measurability of the joint set**: a finite union of measurable level sets. -/
+theorem measurableSet_sCondition_joint : MeasurableSet (sConditionJointSet d n) := by
+  first
+  | (rw [sConditionJointSet_eq_iUnion]
+     exact MeasurableSet.iUnion fun S => measurableSet_sCondMap_eq S)
+  | -- without `rw`: transport along the set equality
+    exact MeasurableSet.congr (MeasurableSet.iUnion fun S => measurableSet_sCondMap_eq S)
+      sConditionJointSet_eq_iUnion.symm
+  | -- a finite union of closed sets is closed
+    (rw [sConditionJointSet_eq_iUnion]
+     exact IsClosed.measurableSet (isClosed_iUnion_of_finite fun S => isClosed_sCondMap_eq S))
+
+/-! ### Sections and Tonelli -/
+
+/-- The section of the joint set at `Wu` is the fixed-`Wu` set of `MeasureZero.lean`. -/
+theorem preimage_mk_sCondition_joint (Wu : Fin n → Fin d → ℝ) :
+    Prod.mk Wu ⁻¹' sConditionJointSet d n = {Wd : Fin d → Fin n → ℝ | ∃ S : Finset (Fin n),
+      Matrix.of Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of Wu
+        = -1} := by
+  first
+  | exact Set.ext fun _ => Iff.rfl
+  | rfl
+  | (ext Wd
+     simp only [Set.mem_preimage, mem_sConditionJointSet, Set.mem_setOf_eq])
+
+/-- Every section of the joint set is null (`volume_sCondition_eq_zero` at `Matrix.of Wu`). -/
+theorem volume_preimage_mk_sCondition_joint (hd : 0 < d) (Wu : Fin n → Fin d → ℝ) :
+    volume (Prod.mk Wu ⁻¹' sConditionJointSet d n) = 0 := by
+  first
+  | (rw [preimage_mk_sCondition_joint]
+     exact volume_sCondition_eq_zero hd (Matrix.of Wu))
+  | exact volume_sCondition_eq_zero hd (Matrix.of Wu)
+  | (have h := volume_sCondition_eq_zero hd (Matrix.of Wu)
+     rw [← preimage_mk_sCondition_joint] at h
+     exact h)
+
+/-- **Tonelli.** The joint set is null for the product `volume`. -/
+theorem volume_sConditionJointSet_eq_zero (hd : 0 < d) :
+    volume (sConditionJointSet d n) = 0 := by
+  have hs : MeasurableSet (sConditionJointSet d n) := measurableSet_sCondition_joint
+  have hsec : ∀ Wu : Fin n → Fin d → ℝ, volume (Prod.mk Wu ⁻¹' sConditionJointSet d n) = 0 :=
+    fun Wu => volume_preimage_mk_sCondition_joint hd Wu
+  first
+  | (rw [Measure.volume_eq_prod]
+     exact Measure.measure_prod_null_of_ae_null hs (Filter.Eventually.of_forall hsec))
+  | exact Measure.measure_prod_null_of_ae_null hs (Filter.Eventually.of_forall hsec)
+  | (rw [Measure.volume_eq_prod]
+     exact Measure.measure_prod_null_of_ae_null hs (ae_of_all _ hsec))
+  | -- the `iff` form (needs `SFinite` of the second factor, a `Measure.pi`)
+    (rw [Measure.volume_eq_prod]
+     exact (Measure.measure_prod_null hs).mpr (Filter.Eventually.of_forall hsec))
+  | -- the section integral, term by term
+    (rw [Measure.volume_eq_prod, Measure.prod_apply hs]
+     simp only [hsec, lintegral_zero])
+
+/-- **Paper Corollary 11 (joint): the S-condition is non-generic.** For `0 < d`, the pairs
+`p = (Wu, Wd)` (`p.1 = Wu`, `p.2 = Wd`) for which some `S : Finset (Fin n)` satisfies
+`Wd * diagonal 1_S * Wu = -1` form a null set for the product Lebesgue measure. -/
+theorem volume_sCondition_joint_eq_zero (hd : 0 < d) :
+    volume {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | ∃ S : Finset (Fin n),
+      Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1
+        = -1} = 0 := by
+  first
+  | exact volume_sConditionJointSet_eq_zero hd
+  | (show volume (sConditionJointSet d n) = 0
+     exact volume_sConditionJointSet_eq_zero hd)
+  | (have h := volume_sConditionJointSet_eq_zero (n := n) hd
+     unfold sConditionJointSet at h
+     exact h)
+
+/-- **Paper Corollary 11 (joint), almost-everywhere form.** For `0 < d` and almost every pair
+`(Wu, Wd)`, no `S` satisfies the S-condition. -/
+theorem ae_not_sCondition_joint (hd : 0 < d) :
+    ∀ᵐ p ∂(volume : Measure ((Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ))),
+      ∀ S : Finset (Fin n),
+        Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1
+          ≠ -1 := by
+  have h := volume_sConditionJointSet_eq_zero (n := n) hd
+  first
+  | exact (measure_eq_zero_iff_ae_notMem.mp h).mono fun p hp S hS =>
+      hp ((mem_sConditionJointSet p).mpr ⟨S, hS⟩)
+  | exact Filter.Eventually.mono (measure_eq_zero_iff_ae_notMem.mp h) fun p hp S hS =>
+      hp ((mem_sConditionJointSet p).mpr ⟨S, hS⟩)
+  | (rw [ae_iff]
+     refine measure_mono_null ?_ h
+     intro p hp
+     by_contra hne
+     exact hp fun S hS => hne ((mem_sConditionJointSet p).mpr ⟨S, hS⟩))
+
+end SkipAbsorption
