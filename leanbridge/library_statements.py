@@ -210,6 +210,13 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         + _S_CONDITION.replace("{rhs}", r"-I_d")
         + r" has Lebesgue measure zero"),
     LibraryStatement(
+        "volume_sCondition_joint_eq_zero", "relu_characterisation", "Cor 11",
+        (r"$d\geq 1$",),
+        r"the set of pairs $(W_{\mathrm{up}}, W_{\mathrm{down}})\in\mathbb{R}^{n\times d}\times"
+        r"\mathbb{R}^{d\times n}$ for which some $S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        + _S_CONDITION.replace("{rhs}", r"-I_d")
+        + r" has Lebesgue measure zero (for the product of the Lebesgue measures)"),
+    LibraryStatement(
         "absorbableWithWidth_add_of_linearIndependent", "beyond_width", None,
         (_RELU, r"some $d$ rows of $W_{\mathrm{up}}$ are linearly independent"),
         r"some ungated ReLU block of width $n + d$ equals $x\mapsto x + B_W(x)$"),

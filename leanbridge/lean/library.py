@@ -99,7 +99,7 @@ PAPER_LIBRARY: dict[str, tuple[str, ...]] = {
     "Thm 8 (only if)": ("exists_sCondition_of_absorbable_relu", "absorbable_relu_iff",
                         "absorbable_relu_iff_of_isUnit_det"),
     "Thm 8: |S| ≥ d": ("card_le_of_sCondition",),
-    "Cor 11": ("volume_sCondition_eq_zero",),
+    "Cor 11": ("volume_sCondition_eq_zero", "volume_sCondition_joint_eq_zero"),
 }
 
 #: The Lean declarations behind the paper's ReLU characterisation and the width results beyond
@@ -113,6 +113,7 @@ RELU_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
     ("card", "card_le_of_sCondition"),
     ("card_skip", "card_le_of_sCondition_of_isUnit"),
     ("measure_zero", "volume_sCondition_eq_zero"),
+    ("measure_zero_joint", "volume_sCondition_joint_eq_zero"),
     ("width_upper", "absorbableWithWidth_add_of_linearIndependent"),
     ("width_rank_bound", "exists_rank_le_of_absorbableWithWidth"),
 )}
