@@ -348,7 +348,8 @@ unit-sphere points (enough: both are positively homogeneous), from --starts
 random and --informed starts (nearest planted block, 3% jitter), each by
 L-BFGS and then a Levenberg–Marquardt polish (SciPy least_squares, method
 "lm", exact Jacobian). Reported per fit: the relative L2 error on held-out
-sphere points of the start with the smallest error on validation points.
+sphere points of the start with the smallest error on validation points, and
+the same separately for the random and for the informed starts.
 
 \b
 Every run also fits two controls at the same d, with the same procedure:
@@ -361,9 +362,12 @@ Every run also fits two controls at the same d, with the same procedure:
 (The planted fit is a control only where that plain stack exists: Lp = L
 and width ≥ n, or Lp > L and width ≥ max(n, 2d).) A floor such as 1e-2 means
 something only next to the controls: the run reports a dichotomy when the
-generic best is ≥ 1e-4 and the controls reach ≤ 1e-8, "inconclusive" when a
-control fails. That is numerical evidence, not a proof; the "theory" line
-says what is proved at these shapes (Theorems A–D of the note).
+generic best is ≥ 1e-4 and the controls reach ≤ 1e-8 from random starts;
+"controls exact from informed starts only" when only informed starts (which
+begin 3% away from the known exact solution) reach them, which claims no
+dichotomy; "inconclusive" when a control fails. That is numerical evidence,
+not a proof; the "theory" line says what is proved at these shapes (Theorems
+A–D of the note).
 
 \b
 Needs n ≥ d. Progress on stderr (tqdm; default: when stderr is a terminal).
