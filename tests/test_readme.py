@@ -63,12 +63,22 @@ def test_readme_evidence_table_matches_the_data_file():
     data = json.loads((ROOT / "leanbridge" / "data" / "deep-evidence.json").read_text(
         encoding="utf-8"))
 
-    def cell(fit):
-        return f"{fit['best_relative_error']:.1e} ({fit['exact_starts']}/{fit['starts']})"
+    def kind(part):
+        if not part["starts"]:
+            return "none"
+        return f"{part['best_relative_error']:.1e} ({part['exact_starts']}/{part['starts']})"
+
+    def cell(fit):     # the random and the informed starts, each with its exact count
+        return f"random {kind(fit['random'])}; informed {kind(fit['informed'])}"
     assert rows == [(str(r["d"]), str(r["n"]), str(r["L"]), f"{r['Lp']} × {r['width']}",
-                     r["note_says"], cell(r["generic"]), cell(r["planted"]),
+                     r["note_says"], cell(r["generic"]),
+                     cell(r["planted"]) + ("" if r["planted"]["exact_representation_known"]
+                                           else " (no control)"),
                      cell(r["width_control"]), r["conclusion"], str(r["seed"]))
                     for r in data["rows"]]
+    # a dichotomy is recorded only where the controls were exact from random starts
+    for r in data["rows"]:
+        assert (r["conclusion"] == "dichotomy") <= r["controls_exact_from_random"]
     # and it is the Markdown export's table, header included
     exported = CliRunner().invoke(main, ["export", "--project", str(ROOT / "lean"),
                                          "--format", "markdown"]).output
