@@ -455,6 +455,53 @@ def test_conjectures_are_not_formalised_data():
         assert c.hypotheses and c.conclusion
 
 
+#: Theorems issues 10 and 13 name, with a fragment of each hypothesis their Lean statement has
+#: (read in lean/SkipAbsorption/ReluNecessity.lean, Beyond/WidthNecessity.lean,
+#: Beyond/Injective.lean, Beyond/Stacks.lean).
+NAMED_BY_THE_ISSUES = {
+    "exists_sCondition_of_absorbable_relu": (
+        "relu_characterisation", [r"\max(z, 0)", "nondegenerate", "absorbs the identity skip"],
+        r"D_S\,W_{\mathrm{up}} = -I_d"),
+    "exists_sCondition_of_absorbableWithWidth_self": (
+        "beyond_width", [r"\max(z, 0)", "nondegenerate", "of the same width $n$"],
+        r"D_S\,W_{\mathrm{up}} = -I_d"),
+    "le_width_of_absorbableWithWidth": (
+        "beyond_width", [r"\max(z, 0)", "nondegenerate", r"\neq 0$ for every", "width $n'$"],
+        r"$n'\geq n + d$"),
+    "injective_add_of_lipschitzWith": (
+        "beyond_depth",
+        ["normed additive commutative group", "Lipschitz with a constant $K < 1$"],
+        "is injective"),
+    "injective_resStack": (
+        "beyond_depth", ["normed additive commutative group", r"$K_\ell < 1$"],
+        "is injective"),
+}
+
+
+def test_the_statements_the_issues_name_are_exported_with_their_hypotheses():
+    by_name = {e.lean: e for e in LIBRARY_STATEMENTS}
+    outputs = {fmt: export("--format", fmt).output
+               for fmt in ("latex", "markdown", "blueprint", "json")}
+    data = json.loads(outputs["json"])
+    jsonschema.validate(data, STATEMENTS_SCHEMA)
+    exported = {e["lean_name"]: e for e in data["library"]}
+    for name, (group, hypotheses, conclusion) in NAMED_BY_THE_ISSUES.items():
+        entry = by_name[name]
+        assert entry.group == group
+        assert len(entry.hypotheses) == len(hypotheses), name
+        for hypothesis, fragment in zip(entry.hypotheses, hypotheses):
+            assert fragment in hypothesis, (name, fragment)
+        assert conclusion in entry.conclusion
+        assert entry.beyond_the_paper is (group in BEYOND_GROUPS)
+        for fmt in ("latex", "markdown", "blueprint"):
+            assert entry.sentence in outputs[fmt], (name, fmt)
+        assert f"\\lean{{{entry.full_name}}}" in outputs["blueprint"]
+        assert f"Lean: `{entry.full_name}`" in outputs["markdown"]
+        row = exported[entry.full_name]
+        assert row["hypotheses"] == list(entry.hypotheses)
+        assert row["beyond_the_paper"] is entry.beyond_the_paper
+
+
 def _split_at(text, marker):
     assert text.count(marker) == 1, marker
     return text.split(marker)
