@@ -343,6 +343,10 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
     ))], ""
 
 
+#: Said wherever a Lean name is cited: nothing in ``lean/`` has been compiled here.
+NOT_COMPILED = "not compiled: no Lean toolchain here"
+
+
 def _relu_like(family: Family, same_as: str | None) -> bool:
     """Whether the family is ReLU (or a user's family with ReLU's function): the Lean
     characterisation (necessity, |S| ≥ d, measure zero) is stated for ReLU only."""
@@ -360,7 +364,8 @@ def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
     if _relu_like(analysis.family, analysis.same_as):
         names.update((role, lean[role]) for role in (
             "necessity", "characterisation", "characterisation_skip", "card", "measure_zero",
-            "width_rank_bound", "width_upper", "nondegenerate"))
+            "width_rank_bound", "width_upper", "width_self", "width_lower", "width_iff",
+            "nondegenerate"))
     return names
 
 
@@ -422,19 +427,30 @@ def analyse(family: Family) -> Analysis:
                            "non-generic (Cor 11)")
             if _relu_like(family, same_as):
                 lean = library.RELU_LEAN
-                reasons.append(f"in Lean: for nondegenerate weights the condition is necessary "
-                               f"and sufficient, any d ({lean['characterisation']})")
-                reasons.append(f"in Lean: |S| ≥ d ({lean['card']}); for a fixed W_up the "
-                               f"condition holds on a null set of W_down ({lean['measure_zero']})")
-                reasons.append("beyond the paper: otherwise an absorbing block needs width "
-                               "n + rank(I + W_down[:,S] W_up[S,:]) for some S "
-                               f"({lean['width_rank_bound']})")
-                reasons.append("beyond the paper: width n + d suffices when some d rows of W_up "
-                               f"are independent ({lean['width_upper']})")
+                reasons.append(f"in Lean ({NOT_COMPILED}): for nondegenerate weights the "
+                               "condition is necessary and sufficient, any d "
+                               f"({lean['characterisation']})")
+                reasons.append(f"in Lean ({NOT_COMPILED}): |S| ≥ d ({lean['card']}); for a "
+                               "fixed W_up the condition holds on a null set of W_down "
+                               f"({lean['measure_zero']})")
+                reasons.append(f"beyond the paper, in Lean ({NOT_COMPILED}): for nondegenerate "
+                               "weights, an absorbing ReLU block of any width n′ has "
+                               "n′ ≥ n + rank(I + W_down[:,S] W_up[S,:]) for some S "
+                               f"({lean['width_rank_bound']}); (ND): that matrix is invertible "
+                               "for every S")
+                reasons.append(f"minimal absorbing width (beyond the paper; in Lean, "
+                               f"{NOT_COMPILED}): n when the S-condition holds "
+                               f"({lean['sufficiency']}), and no less for nondegenerate weights "
+                               f"({lean['width_self']})")
+                reasons.append("minimal absorbing width under (ND), for nondegenerate weights "
+                               f"(in Lean, not compiled): n + d is needed ({lean['width_lower']})"
+                               "; n + d suffices (any weights) when some d rows of W_up are "
+                               f"linearly independent ({lean['width_upper']})")
             else:
-                reasons.append("in Lean: only the sufficiency is formalised for this activation "
-                               "(GELU's necessity, paper Thm 10, needs the independence of "
-                               "analytic ridge functions and is not formalised)")
+                reasons.append(f"in Lean ({NOT_COMPILED}): only the sufficiency is formalised "
+                               "for this activation (GELU's necessity, paper Thm 10, needs the "
+                               "independence of analytic ridge functions and is not "
+                               "formalised)")
         else:
             reasons.append("necessity is not proven for this activation: the condition is "
                            "sufficient, but other absorbing blocks may exist")

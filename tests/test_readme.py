@@ -98,3 +98,17 @@ def test_readme_beyond_section_lists_the_lean_statements_and_the_conjectures():
     assert "### Experiments: `probe deep`, `probe tangent`" in section
     assert "Beyond the paper: experiments" not in README, "merged, not duplicated"
     assert "proved by Lean" not in section
+
+
+def test_readme_cites_only_declared_lean_names_and_none_as_planned():
+    """Every `SkipAbsorption.…` name the README cites is declared in lean/ (so none is
+    "planned"), and the absorb table says the cited names are not compiled here."""
+    from leanbridge.lean.sources import scan_project
+
+    declared = scan_project(ROOT / "lean")
+    cited = set(re.findall(r"`(SkipAbsorption\.[A-Za-z_][A-Za-z0-9_.']*)`", README))
+    assert cited and not [name for name in cited if name not in declared]
+    assert "(planned)" not in README
+    minimal_width = next(line for line in README.splitlines()
+                         if line.startswith("| `minimal_width` |"))
+    assert "Lean names (cited, not compiled: no Lean toolchain here)" in minimal_width

@@ -142,6 +142,9 @@ RELU_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
     ("measure_zero", "volume_sCondition_eq_zero"),
     ("width_upper", "absorbableWithWidth_add_of_linearIndependent"),
     ("width_rank_bound", "exists_rank_le_of_absorbableWithWidth"),
+    ("width_self", "card_le_width_of_absorbableWithWidth"),
+    ("width_lower", "le_width_of_absorbableWithWidth"),
+    ("width_iff", "absorbableWithWidth_relu_iff"),
 )}
 
 

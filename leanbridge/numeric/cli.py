@@ -104,7 +104,9 @@ If S exists: absorbable — V_up = W_up with the rows in S negated, V_down = W_d
 (written with --out), verified on random inputs (max relative error).
 If not: the relaxed distance min over a ∈ [0,1]^n of ‖W_down diag(a) W_up + A/c‖_F,
 and "not absorbable" when the paper proves the condition necessary (ReLU, GELU;
-A invertible; nondegenerate weights; d ≥ 2) — "no decision" (exit 1) otherwise.
+A invertible; nondegenerate weights; d ≥ 2, although the Lean statement for
+ReLU, absorbable_relu_iff, has no hypothesis on d; it is not compiled here)
+— "no decision" (exit 1) otherwise.
 S is reported with 0-based indices. Tolerance: the condition must hold to
 1e-9·‖A/c‖_F + 16·(ε_dtype + √n·ε64)·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
 
