@@ -179,6 +179,14 @@ class Analysis:
     necessity_proven: bool | None
     reasons: tuple[str, ...]
     same_as: str | None = None     # conditional only: the catalog family with the same function
+    #: The reasons as the generated family files quote them, where that wording differs from
+    #: :attr:`reasons` (see ``_GENERATED_WORDING``); None: the same.
+    file_reasons: tuple[str, ...] | None = None
+
+    @property
+    def generated_file_reasons(self) -> tuple[str, ...]:
+        """The reasons a generated family file quotes."""
+        return self.reasons if self.file_reasons is None else self.file_reasons
 
     @property
     def argument_names(self) -> list[str]:
@@ -347,6 +355,61 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
 NOT_COMPILED = "not compiled: no Lean toolchain here"
 
 
+def _relu_library_lines() -> tuple[list[str], list[str]]:
+    """What the Lean library states about ReLU's S-condition and the absorbing width: the
+    reasons ``analyse`` and ``absorb`` print, and those the generated family files quote (see
+    :data:`_GENERATED_WORDING`)."""
+    lean = library.RELU_LEAN
+    current = [
+        f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is necessary and "
+        f"sufficient, any d ({lean['characterisation']})",
+        f"in Lean ({NOT_COMPILED}): |S| ≥ d ({lean['card']}); for a fixed W_up the condition "
+        f"holds on a null set of W_down ({lean['measure_zero']})",
+        f"beyond the paper, in Lean ({NOT_COMPILED}): for nondegenerate weights, an absorbing "
+        "ReLU block of any width n′ has n′ ≥ n + rank(I + W_down[:,S] W_up[S,:]) for some S "
+        f"({lean['width_rank_bound']}); (ND): that matrix is invertible for every S",
+        f"minimal absorbing width (beyond the paper; in Lean, {NOT_COMPILED}): n when the "
+        f"S-condition holds ({lean['sufficiency']}), and no less for nondegenerate weights "
+        f"({lean['width_self']})",
+        "minimal absorbing width under (ND), for nondegenerate weights (in Lean, not compiled): "
+        f"n + d is needed ({lean['width_lower']}); n + d suffices (any weights) when some d "
+        f"rows of W_up are linearly independent ({lean['width_upper']})",
+    ]
+    return current, [text.format(**lean) for text in _GENERATED_WORDING["relu"]]
+
+
+#: The wording of the Lean-library lines that the committed generated family files
+#: (``lean/SkipAbsorption/Families/Relu.lean``, ``Gelu.lean``) quote in their docstrings. The
+#: current wording (:func:`_relu_library_lines`, :data:`_GELU_LINE`) says that the Lean code is
+#: not compiled here and states the rank bound's hypothesis; the family files keep the old
+#: wording so that they stay current (``leanbridge generate --check``) without being
+#: regenerated, since this change does not edit ``.lean`` files. When the family files are next
+#: regenerated, drop this table (and :attr:`Analysis.file_reasons`) and regenerate them.
+_GENERATED_WORDING = {
+    "relu": (
+        "in Lean: for nondegenerate weights the condition is necessary and sufficient, any d "
+        "({characterisation})",
+        "in Lean: |S| ≥ d ({card}); for a fixed W_up the condition holds on a null set of "
+        "W_down ({measure_zero})",
+        "beyond the paper: otherwise an absorbing block needs width "
+        "n + rank(I + W_down[:,S] W_up[S,:]) for some S ({width_rank_bound})",
+        "beyond the paper: width n + d suffices when some d rows of W_up are independent "
+        "({width_upper})",
+    ),
+    "gelu": (
+        "in Lean: only the sufficiency is formalised for this activation (GELU's necessity, "
+        "paper Thm 10, needs the independence of analytic ridge functions and is not "
+        "formalised)",
+    ),
+}
+
+_GELU_LINES = (
+    [f"in Lean ({NOT_COMPILED}): only the sufficiency is formalised for this activation "
+     "(GELU's necessity, paper Thm 10, needs the independence of analytic ridge functions and "
+     "is not formalised)"],
+    list(_GENERATED_WORDING["gelu"]))
+
+
 def _relu_like(family: Family, same_as: str | None) -> bool:
     """Whether the family is ReLU (or a user's family with ReLU's function): the Lean
     characterisation (necessity, |S| ≥ d, measure zero) is stated for ReLU only."""
@@ -406,6 +469,7 @@ def analyse(family: Family) -> Analysis:
 
     names = {a.name for a in arguments}
     same_as = None
+    file_reasons: list[str] | None = None
 
     if names & set(NEVER_ARGUMENTS):
         verdict = NEVER
@@ -425,32 +489,10 @@ def analyse(family: Family) -> Analysis:
             reasons.append(f"necessity is proven for {who} by the paper (Thm 8 for ReLU, Thm 10 "
                            "for GELU), for nondegenerate weights and d ≥ 2; the condition is "
                            "non-generic (Cor 11)")
-            if _relu_like(family, same_as):
-                lean = library.RELU_LEAN
-                reasons.append(f"in Lean ({NOT_COMPILED}): for nondegenerate weights the "
-                               "condition is necessary and sufficient, any d "
-                               f"({lean['characterisation']})")
-                reasons.append(f"in Lean ({NOT_COMPILED}): |S| ≥ d ({lean['card']}); for a "
-                               "fixed W_up the condition holds on a null set of W_down "
-                               f"({lean['measure_zero']})")
-                reasons.append(f"beyond the paper, in Lean ({NOT_COMPILED}): for nondegenerate "
-                               "weights, an absorbing ReLU block of any width n′ has "
-                               "n′ ≥ n + rank(I + W_down[:,S] W_up[S,:]) for some S "
-                               f"({lean['width_rank_bound']}); (ND): that matrix is invertible "
-                               "for every S")
-                reasons.append(f"minimal absorbing width (beyond the paper; in Lean, "
-                               f"{NOT_COMPILED}): n when the S-condition holds "
-                               f"({lean['sufficiency']}), and no less for nondegenerate weights "
-                               f"({lean['width_self']})")
-                reasons.append("minimal absorbing width under (ND), for nondegenerate weights "
-                               f"(in Lean, not compiled): n + d is needed ({lean['width_lower']})"
-                               "; n + d suffices (any weights) when some d rows of W_up are "
-                               f"linearly independent ({lean['width_upper']})")
-            else:
-                reasons.append(f"in Lean ({NOT_COMPILED}): only the sufficiency is formalised "
-                               "for this activation (GELU's necessity, paper Thm 10, needs the "
-                               "independence of analytic ridge functions and is not "
-                               "formalised)")
+            current, generated = (_relu_library_lines() if _relu_like(family, same_as)
+                                  else _GELU_LINES)
+            file_reasons = [*reasons, *generated]
+            reasons.extend(current)
         else:
             reasons.append("necessity is not proven for this activation: the condition is "
                            "sufficient, but other absorbing blocks may exist")
@@ -459,7 +501,12 @@ def analyse(family: Family) -> Analysis:
         necessity = None
         reasons = ["undetermined: none of the four arguments applies; this tool cannot say "
                    "whether the skip can be absorbed"]
-    reasons.extend(r for a in arguments for r in a.reasons)
-    reasons.extend(f"not used: {r}" for r in not_applying if r)
+    tail = [r for a in arguments for r in a.reasons]
+    tail += [f"not used: {r}" for r in not_applying if r]
+    reasons.extend(tail)
+    if file_reasons is not None:
+        file_reasons.extend(tail)
     return Analysis(family, facts, tuple(arguments), verdict, necessity, tuple(reasons),
-                    same_as=same_as)
+                    same_as=same_as,
+                    file_reasons=None if file_reasons is None or file_reasons == reasons
+                    else tuple(file_reasons))

@@ -745,7 +745,7 @@ def render_family(plan: FamilyFile) -> str:
     analysis = plan.analysis
     text = environment().get_template(FAMILY_TEMPLATE).render(
         plan=plan, family=plan.family, analysis=analysis, version=__version__,
-        reasons=[_clean(r) for r in analysis.reasons],
+        reasons=[_clean(r) for r in analysis.generated_file_reasons],
         arguments=", ".join(analysis.argument_names) or "none",
     )
     return re.sub(r"\n{3,}", "\n\n", text)

@@ -342,6 +342,21 @@ def test_analyse_relu_says_its_lean_names_are_not_compiled_and_states_the_minima
     assert gelu and all("not compiled: no Lean toolchain here" in r for r in gelu)
 
 
+def test_generated_family_files_keep_the_wording_they_were_generated_with():
+    """The family files quote the reasons; the Lean-library lines' current wording (with the
+    not-compiled note) differs from the wording the committed files carry, which they keep
+    (no .lean file is rewritten), and only those lines differ."""
+    for name in ("relu", "gelu"):
+        result = analyse(get_family(name))
+        assert result.file_reasons is not None
+        current, generated = set(result.reasons), set(result.generated_file_reasons)
+        assert all("in Lean" in r or r.startswith("minimal absorbing width")
+                   for r in current - generated)
+        assert all(r.startswith(("in Lean: ", "beyond the paper: ")) for r in generated - current)
+    assert analyse(get_family("relu2")).generated_file_reasons == analyse(
+        get_family("relu2")).reasons
+
+
 def test_odd_coefficient_close_to_a_short_fraction_is_found_exactly():
     # Hypothesis found this c: 2c agrees with 9/32 to about 1e-24, inside the sampling
     # tolerance, so the short fraction fits the samples but is not c; the exact closed form
