@@ -363,6 +363,39 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
     ))], ""
 
 
+#: Said wherever a Lean name is cited: nothing in ``lean/`` has been compiled here.
+NOT_COMPILED = "not compiled: no Lean toolchain here"
+
+
+def _relu_library_lines() -> list[str]:
+    """What the Lean library states about ReLU's S-condition and the absorbing width, as
+    ``analyse``, ``absorb`` and the generated family files say it."""
+    lean = library.RELU_LEAN
+    return [
+        f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is necessary and "
+        f"sufficient, any d ({lean['characterisation']})",
+        f"in Lean ({NOT_COMPILED}): |S| ≥ d ({lean['card']})",
+        f"in Lean ({NOT_COMPILED}): the condition holds on a null set of W_down for a fixed "
+        f"W_up ({lean['measure_zero']}), and on a null set of pairs (W_up, W_down) "
+        f"({lean['measure_zero_joint']})",
+        f"beyond the paper, in Lean ({NOT_COMPILED}): for nondegenerate weights, an absorbing "
+        "ReLU block of any width n′ has n′ ≥ n + rank(I + W_down[:,S] W_up[S,:]) for some S "
+        f"({lean['width_rank_bound']}); (ND): that matrix is invertible for every S",
+        f"minimal absorbing width (beyond the paper; in Lean, {NOT_COMPILED}): n when the "
+        f"S-condition holds ({lean['sufficiency']}), and no less for nondegenerate weights "
+        f"({lean['width_self']})",
+        "minimal absorbing width under (ND), for nondegenerate weights (in Lean, not compiled): "
+        f"n + d is needed ({lean['width_lower']}); n + d suffices (any weights) when some d "
+        f"rows of W_up are linearly independent ({lean['width_upper']})",
+    ]
+
+
+_GELU_LINES = [
+    f"in Lean ({NOT_COMPILED}): only the sufficiency is formalised for this activation "
+    "(GELU's necessity, paper Thm 10, needs the independence of analytic ridge functions and "
+    "is not formalised)"]
+
+
 def _relu_like(family: Family, same_as: str | None) -> bool:
     """Whether the family is ReLU (or a user's family with ReLU's function): the Lean
     characterisation (necessity, |S| ≥ d, measure zero) is stated for ReLU only."""
@@ -380,7 +413,8 @@ def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
     if _relu_like(analysis.family, analysis.same_as):
         names.update((role, lean[role]) for role in (
             "necessity", "characterisation", "characterisation_skip", "card", "measure_zero",
-            "width_rank_bound", "width_upper", "nondegenerate"))
+            "measure_zero_joint", "width_rank_bound", "width_upper", "width_self",
+            "width_lower", "width_iff", "nondegenerate"))
     return names
 
 
@@ -440,21 +474,8 @@ def analyse(family: Family) -> Analysis:
             reasons.append(f"necessity is proven for {who} by the paper (Thm 8 for ReLU, Thm 10 "
                            "for GELU), for nondegenerate weights and d ≥ 2; the condition is "
                            "non-generic (Cor 11)")
-            if _relu_like(family, same_as):
-                lean = library.RELU_LEAN
-                reasons.append(f"in Lean: for nondegenerate weights the condition is necessary "
-                               f"and sufficient, any d ({lean['characterisation']})")
-                reasons.append(f"in Lean: |S| ≥ d ({lean['card']}); for a fixed W_up the "
-                               f"condition holds on a null set of W_down ({lean['measure_zero']})")
-                reasons.append("beyond the paper: otherwise an absorbing block needs width "
-                               "n + rank(I + W_down[:,S] W_up[S,:]) for some S "
-                               f"({lean['width_rank_bound']})")
-                reasons.append("beyond the paper: width n + d suffices when some d rows of W_up "
-                               f"are independent ({lean['width_upper']})")
-            else:
-                reasons.append("in Lean: only the sufficiency is formalised for this activation "
-                               "(GELU's necessity, paper Thm 10, needs the independence of "
-                               "analytic ridge functions and is not formalised)")
+            reasons.extend(_relu_library_lines() if _relu_like(family, same_as)
+                           else _GELU_LINES)
         else:
             reasons.append("necessity is not proven for this activation: the condition is "
                            "sufficient, but other absorbing blocks may exist")

@@ -1,6 +1,7 @@
 """The dependency graph as plain data: which result uses which lemma.
 
-Nodes are paper results, the Lean library's declarations (general theorems, helper lemmas,
+Nodes are paper results, the results beyond the paper (the research note's, ``note:…``),
+the Lean library's declarations (general theorems, helper lemmas,
 definitions, premise lemmas), the generated family theorems, and the families themselves.
 An edge ``u → v`` means *u uses v*. It is built from the catalog metadata and the names the
 templates reference (:mod:`leanbridge.render`), and from the Lean sources themselves
@@ -26,12 +27,18 @@ from leanbridge.library_statements import LIBRARY_STATEMENTS
 from leanbridge.render import FamilyFile, build_family_file
 
 PAPER = "paper"
+NOTE = "note"       # a result of the research note, beyond the paper
 FAMILY = "family"
 LEAN = "lean"
 
 
 def paper_node(result: str) -> str:
     return f"paper:{result}"
+
+
+def note_node(result: str) -> str:
+    """The node of a result of the research note (beyond the paper)."""
+    return f"note:{result}"
 
 
 def family_node(name: str) -> str:
@@ -99,7 +106,7 @@ def collect(project: Path, plans: list[FamilyFile] | None = None,
         for used in uses(declaration, declared, by_short):
             graph.add_edge(name, used)
     for result, summary in library.PAPER_RESULTS.items():
-        graph.add_node(paper_node(result), kind=PAPER, summary=summary)
+        graph.add_node(paper_node(result), kind=PAPER, summary=summary, beyond_the_paper=False)
     for theorem in library.GENERAL_THEOREMS.values():
         for result in library.PAPER_RESULTS:
             if theorem.paper.startswith(result) or result in theorem.paper.split(" + "):
@@ -107,6 +114,13 @@ def collect(project: Path, plans: list[FamilyFile] | None = None,
     for result, names in library.PAPER_LIBRARY.items():
         for name in names:
             graph.add_edge(paper_node(result), f"{library.NAMESPACE}.{name}")
+    # beyond the paper: the research note's results, linked to their Lean theorems the same way
+    for result, summary in library.NOTE_RESULTS.items():
+        graph.add_node(note_node(result), kind=NOTE, summary=summary, beyond_the_paper=True,
+                       source="deep-stacks.md")
+    for result, names in library.NOTE_LIBRARY.items():
+        for name in names:
+            graph.add_edge(note_node(result), f"{library.NAMESPACE}.{name}")
     for plan in plans:
         family = family_node(plan.family.name)
         graph.add_node(family, kind=FAMILY, verdict=plan.analysis.verdict,

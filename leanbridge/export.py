@@ -214,6 +214,8 @@ def reason_markdown(reason: str, c: sp.Expr | None) -> str:
     if c is not None:
         reason = reason.replace(f"{plain_product} = {minus_inverse_identity(c)}",
                                 f"${S_PRODUCT_LATEX} = {condition_latex(c)}$")
+    reason = reason.replace(f"n′ ≥ n + rank(I + {plain_product})",
+                            rf"$n' \geq n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
     reason = reason.replace(f"n + rank(I + {plain_product})",
                             rf"$n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
     reason = reason.replace(plain_product, f"${S_PRODUCT_LATEX}$")

@@ -15,7 +15,7 @@ from pathlib import Path
 import networkx as nx
 
 from leanbridge import dependencies
-from leanbridge.dependencies import FAMILY, PAPER, Dependencies, MissingName
+from leanbridge.dependencies import FAMILY, NOTE, PAPER, Dependencies, MissingName
 from leanbridge.lean import library
 from leanbridge.lean.sources import LeanDeclaration
 from leanbridge.render import FamilyFile
@@ -72,7 +72,7 @@ def to_json(graph: nx.DiGraph) -> str:
                       ensure_ascii=False, default=str)
 
 
-_SHAPES = {PAPER: "note", FAMILY: "folder"}
+_SHAPES = {PAPER: "note", NOTE: "tab", FAMILY: "folder"}
 _COLOURS = {"general": "lightblue", "premise": "khaki", "family_theorem": "palegreen",
             "definition": "lightgrey", "bridge": "honeydew", "lemma": "white"}
 

@@ -115,6 +115,10 @@ _NONDEGENERATE = r"the weights $W$ are nondegenerate"
 _S_CONDITION = r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = {rhs}$"
 _CONTRACTING = (r"each residual branch $B_{W^{(\ell)}}$ is Lipschitz with a constant "
                 r"$K_\ell < 1$ for the sup norm on $\mathbb{R}^d$")
+_ND = (r"$\det(I_d + W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}})\neq 0$ for every "
+       r"$S\subseteq\lbrace 1,\dots,n\rbrace$ (condition (ND))")
+_NORMED = (r"$E$ is a normed additive commutative group (for example $\mathbb{R}^d$ with the "
+           r"sup norm)")
 _SCALAR_STACK = (r"$d = 1$ and $F$ is a composition of residual ReLU blocks "
                  r"$x\mapsto x + \sum_i b_i\max(a_i x, 0)$ on $\mathbb{R}$ (any depth and "
                  r"widths)")
@@ -187,6 +191,11 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         (_HOM_GATE_REAL,),
         r"for all $d, n$, no gated block with gate $g$ absorbs a skip $A\neq 0$"),
     LibraryStatement(
+        "exists_sCondition_of_absorbable_relu", "relu_characterisation", "Thm 8, necessity",
+        (_RELU, _NONDEGENERATE, r"the block $B_W$ absorbs the identity skip $A = I_d$"),
+        r"some $S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        + _S_CONDITION.replace("{rhs}", r"-I_d")),
+    LibraryStatement(
         "absorbable_relu_iff", "relu_characterisation", "Thm 8", (_RELU, _NONDEGENERATE),
         r"the block $B_W$ absorbs the identity skip if and only if some "
         r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
@@ -227,10 +236,21 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         r"some $S\subseteq\lbrace 1,\dots,n\rbrace$ has "
         r"$n + \operatorname{rank}(I_d + W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}})\leq n'$"),
     LibraryStatement(
+        "exists_sCondition_of_absorbableWithWidth_self", "beyond_width", None,
+        (_RELU, _NONDEGENERATE, r"some ungated ReLU block of the same width $n$ equals "
+         r"$x\mapsto x + B_W(x)$"),
+        r"some $S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        + _S_CONDITION.replace("{rhs}", r"-I_d")
+        + r" (the case $n' = n$ of the rank bound: the paper's Thm 8, necessity, obtained "
+          r"again from the width argument)"),
+    LibraryStatement(
+        "le_width_of_absorbableWithWidth", "beyond_width", None,
+        (_RELU, _NONDEGENERATE, _ND,
+         r"some ungated ReLU block of width $n'$ equals $x\mapsto x + B_W(x)$"),
+        r"$n'\geq n + d$"),
+    LibraryStatement(
         "absorbableWithWidth_relu_iff", "beyond_width", None,
-        (_RELU, _NONDEGENERATE,
-         r"$\det(I_d + W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}})\neq 0$ for every "
-         r"$S\subseteq\lbrace 1,\dots,n\rbrace$",
+        (_RELU, _NONDEGENERATE, _ND,
          r"some $d$ rows of $W_{\mathrm{up}}$ form an invertible matrix"),
         r"some ungated ReLU block of width $n'$ equals $x\mapsto x + B_W(x)$ if and only if "
         r"$n'\geq n + d$"),
@@ -238,6 +258,15 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         "not_injective_mlp_relu_of_lt_two_mul", "beyond_depth", None,
         (_RELU, r"the width satisfies $n < 2d$"),
         r"the block $B_W\colon\mathbb{R}^d\to\mathbb{R}^d$ is not injective"),
+    LibraryStatement(
+        "injective_add_of_lipschitzWith", "beyond_depth", None,
+        (_NORMED, r"$f\colon E\to E$ is Lipschitz with a constant $K < 1$"),
+        r"the residual map $x\mapsto x + f(x)$ is injective"),
+    LibraryStatement(
+        "injective_resStack", "beyond_depth", None,
+        (_NORMED, r"$f_1,\dots,f_L\colon E\to E$ ($L\geq 0$) are each Lipschitz with a "
+         r"constant $K_\ell < 1$"),
+        r"the composition of the residual maps $x\mapsto x + f_\ell(x)$ is injective"),
     LibraryStatement(
         "resStack_ne_plainStack_of_lt_two_mul", "beyond_depth", None,
         (_CONTRACTING, r"the first block of a composition $G$ of maps of $\mathbb{R}^d$ is a "

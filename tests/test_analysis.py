@@ -1,5 +1,7 @@
 """The SymPy analysis: facts, arguments and verdicts, for the catalog and for user input."""
 
+from pathlib import Path
+
 import pytest
 import sympy as sp
 from hypothesis import given, settings
@@ -16,6 +18,8 @@ from leanbridge.analysis import (
 )
 from leanbridge.families import CATALOG, Family, Z, get_family
 from leanbridge.functions import sigmoid
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # family: (verdict, arguments, block degree, odd coefficient c, necessity proven)
 EXPECTED = {
@@ -301,6 +305,55 @@ def test_conditional_verdicts_cite_the_lean_theorems_of_the_s_condition():
     assert s_condition_theorems(analyse(get_family("relu2"))) == {}
     text = "\n".join(analyse(get_family("relu")).reasons)
     assert "SkipAbsorption.absorbable_relu_iff" in text and "beyond the paper" in text
+
+
+def test_analyse_relu_says_its_lean_names_are_not_compiled_and_states_the_minimal_width():
+    """Every line citing Lean says the Lean code is not compiled here; the rank bound states its
+    nondegeneracy hypothesis; one minimal-width statement says what is known (n with the
+    S-condition, n + d needed under (ND) and sufficient with d independent rows of W_up), each
+    cited name declared in lean/, and no printed line is cut."""
+    import re
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from leanbridge.cli import main
+    from leanbridge.lean.sources import scan_project
+
+    declared = scan_project(Path(__file__).resolve().parents[1] / "lean")
+    reasons = analyse(get_family("relu")).reasons
+    lean_lines = [r for r in reasons if "in Lean" in r]
+    assert len(lean_lines) >= 5
+    for line in lean_lines:
+        assert "not compiled: no Lean toolchain here" in line or "(in Lean, not compiled)" \
+            in line, line
+    rank = next(r for r in reasons if "SkipAbsorption.exists_rank_le_of_absorbableWithWidth" in r)
+    assert "for nondegenerate weights" in rank and "(ND)" in rank
+    width = [r for r in reasons if r.startswith("minimal absorbing width")]
+    assert len(width) == 2
+    assert "n when the S-condition holds (SkipAbsorption.absorbable_of_sCondition)" in width[0]
+    assert "SkipAbsorption.card_le_width_of_absorbableWithWidth" in width[0]
+    assert "under (ND), for nondegenerate weights" in width[1]
+    assert "n + d is needed (SkipAbsorption.le_width_of_absorbableWithWidth)" in width[1]
+    assert ("n + d suffices (any weights) when some d rows of W_up are linearly independent "
+            "(SkipAbsorption.absorbableWithWidth_add_of_linearIndependent)") in width[1]
+    for name in re.findall(r"SkipAbsorption\.\w+", "\n".join(reasons)):
+        assert name in declared, name
+    output = CliRunner().invoke(main, ["analyse", "relu"]).output
+    assert "characters)" not in output, "a reason line was cut"
+    assert all(line in output for line in width)
+    gelu = [r for r in analyse(get_family("gelu")).reasons if "in Lean" in r]
+    assert gelu and all("not compiled: no Lean toolchain here" in r for r in gelu)
+
+
+def test_generated_family_files_quote_the_current_lean_lines():
+    """The ReLU and GELU family files quote the analysis' Lean-library lines as they are now,
+    with the not-compiled note and the joint measure-zero theorem."""
+    text = " ".join((ROOT / "lean" / "SkipAbsorption" / "Families" / "Relu.lean")
+                    .read_text(encoding="utf-8").split())
+    assert "in Lean (not compiled: no Lean toolchain here): |S| ≥ d" in text
+    assert "SkipAbsorption.volume_sCondition_joint_eq_zero" in text
+    assert "in Lean: " not in text
 
 
 def test_odd_coefficient_close_to_a_short_fraction_is_found_exactly():

@@ -362,9 +362,9 @@ def test_no_numpy_slicing_in_any_export(project):
     section = outputs[("markdown", "--per-family")].split("## leaky_third")[1].split("\n## ")[0]
     assert f"- conditional: absorbable when some S has {condition}" in section
     relu = outputs[("markdown", "--per-family")].split("## ReLU (`relu`)")[1].split("\n## ")[0]
-    assert (r"width $n + \operatorname{rank}(I_d + W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}})$"
-            in relu)
-    assert r"for a fixed $W_{\mathrm{up}}$ the condition" in relu
+    assert (r"width n′ has $n' \geq n + \operatorname{rank}(I_d + W_{\mathrm{down}}\,D_S\,"
+            r"W_{\mathrm{up}})$" in relu)
+    assert r"null set of $W_{\mathrm{down}}$ for a fixed $W_{\mathrm{up}}$" in relu
 
 
 # -- bad input ---------------------------------------------------------------------------------
@@ -419,13 +419,40 @@ def _raw_evidence():
     return json.loads(EVIDENCE_FILE.read_text(encoding="utf-8"))
 
 
+def _kind_cell(part):
+    """One kind of start of one fit, formatted here from the data file: "2.4e-02 (0/6)"."""
+    if not part["starts"]:
+        return "none"
+    return f"{part['best_relative_error']:.1e} ({part['exact_starts']}/{part['starts']})"
+
+
+def _cell(fit):
+    return f"random {_kind_cell(fit['random'])}; informed {_kind_cell(fit['informed'])}"
+
+
+def _planted_suffix(row):
+    return "" if row["planted"]["exact_representation_known"] else " (no control)"
+
+
 def _expected_rows():
     """The table as the data file says it, formatted here (not by leanbridge.beyond)."""
-    def cell(fit):
-        return f"{fit['best_relative_error']:.1e} ({fit['exact_starts']}/{fit['starts']})"
     return [(str(r["d"]), str(r["n"]), str(r["L"]), f"{r['Lp']} × {r['width']}", r["note_says"],
-             cell(r["generic"]), cell(r["planted"]), cell(r["width_control"]), r["conclusion"],
-             str(r["seed"])) for r in _raw_evidence()["rows"]]
+             _cell(r["generic"]), _cell(r["planted"]) + _planted_suffix(r),
+             _cell(r["width_control"]), r["conclusion"], str(r["seed"]))
+            for r in _raw_evidence()["rows"]]
+
+
+def _expected_latex_rows():
+    """The LaTeX table's rows: per fit, the random starts over the informed starts."""
+    def stacked(upper, lower):
+        return rf"\begin{{tabular}}[t]{{@{{}}l@{{}}}}{upper}\\{lower}\end{{tabular}}"
+
+    def fit(f, suffix=""):
+        return stacked(_kind_cell(f["random"]) + suffix, _kind_cell(f["informed"]))
+    return [(str(r["d"]), str(r["n"]), str(r["L"]), _latex_shape(f"{r['Lp']} × {r['width']}"),
+             r"\raggedright " + r["note_says"], stacked("random", "informed"),
+             fit(r["generic"]), fit(r["planted"], _planted_suffix(r)), fit(r["width_control"]),
+             r"\raggedright " + r["conclusion"]) for r in _raw_evidence()["rows"]]
 
 
 def test_beyond_groups_are_last_and_not_the_papers():
@@ -451,6 +478,53 @@ def test_conjectures_are_not_formalised_data():
         assert "lean_name" not in fields and "lean" not in fields and "status" in fields
         assert not any("SkipAbsorption" in str(v) for v in fields.values())
         assert c.hypotheses and c.conclusion
+
+
+#: Theorems issues 10 and 13 name, with a fragment of each hypothesis their Lean statement has
+#: (read in lean/SkipAbsorption/ReluNecessity.lean, Beyond/WidthNecessity.lean,
+#: Beyond/Injective.lean, Beyond/Stacks.lean).
+NAMED_BY_THE_ISSUES = {
+    "exists_sCondition_of_absorbable_relu": (
+        "relu_characterisation", [r"\max(z, 0)", "nondegenerate", "absorbs the identity skip"],
+        r"D_S\,W_{\mathrm{up}} = -I_d"),
+    "exists_sCondition_of_absorbableWithWidth_self": (
+        "beyond_width", [r"\max(z, 0)", "nondegenerate", "of the same width $n$"],
+        r"D_S\,W_{\mathrm{up}} = -I_d"),
+    "le_width_of_absorbableWithWidth": (
+        "beyond_width", [r"\max(z, 0)", "nondegenerate", r"\neq 0$ for every", "width $n'$"],
+        r"$n'\geq n + d$"),
+    "injective_add_of_lipschitzWith": (
+        "beyond_depth",
+        ["normed additive commutative group", "Lipschitz with a constant $K < 1$"],
+        "is injective"),
+    "injective_resStack": (
+        "beyond_depth", ["normed additive commutative group", r"$K_\ell < 1$"],
+        "is injective"),
+}
+
+
+def test_the_statements_the_issues_name_are_exported_with_their_hypotheses():
+    by_name = {e.lean: e for e in LIBRARY_STATEMENTS}
+    outputs = {fmt: export("--format", fmt).output
+               for fmt in ("latex", "markdown", "blueprint", "json")}
+    data = json.loads(outputs["json"])
+    jsonschema.validate(data, STATEMENTS_SCHEMA)
+    exported = {e["lean_name"]: e for e in data["library"]}
+    for name, (group, hypotheses, conclusion) in NAMED_BY_THE_ISSUES.items():
+        entry = by_name[name]
+        assert entry.group == group
+        assert len(entry.hypotheses) == len(hypotheses), name
+        for hypothesis, fragment in zip(entry.hypotheses, hypotheses):
+            assert fragment in hypothesis, (name, fragment)
+        assert conclusion in entry.conclusion
+        assert entry.beyond_the_paper is (group in BEYOND_GROUPS)
+        for fmt in ("latex", "markdown", "blueprint"):
+            assert entry.sentence in outputs[fmt], (name, fmt)
+        assert f"\\lean{{{entry.full_name}}}" in outputs["blueprint"]
+        assert f"Lean: `{entry.full_name}`" in outputs["markdown"]
+        row = exported[entry.full_name]
+        assert row["hypotheses"] == list(entry.hypotheses)
+        assert row["beyond_the_paper"] is entry.beyond_the_paper
 
 
 def _split_at(text, marker):
@@ -499,8 +573,7 @@ def test_evidence_table_in_every_export_equals_the_data_file():
     # LaTeX: the same cells (the seed, the same for every row, is in the caption)
     latex_rows = _latex_evidence_rows(export("--format", "latex").output)
     assert len({row[-1] for row in expected}) == 1
-    assert [(*r[:4], r[4].removeprefix(r"\raggedright "), *r[5:]) for r in latex_rows] == [
-        (*e[:3], _latex_shape(e[3]), *e[4:9]) for e in expected]
+    assert latex_rows == _expected_latex_rows()
     assert f"Seed {expected[0][-1]} for every" in export("--format", "latex").output
     # Markdown: the rows of the table under its header
     markdown = export("--format", "markdown").output
@@ -596,6 +669,87 @@ def test_benchmark_write_gives_a_table_the_exports_read(tmp_path, monkeypatch, c
     with pytest.raises(SystemExit) as exit_info:
         bench.main()
     assert exit_info.value.code == 2
+
+
+def _run_bench(monkeypatch, *args):
+    bench = _bench()
+    monkeypatch.setattr(bench, "SHAPES", [(2, 2, 1, 1, 2)])
+    monkeypatch.setattr(bench, "TANGENT", [(2, 2)])
+    monkeypatch.setattr("sys.argv", ["bench_deep.py", "--starts", "2", "--informed", "1",
+                                     *args])
+    return bench.main()
+
+
+def _recorded(tmp_path, conclusion, excess=4, starts=2):
+    path = tmp_path / "recorded.json"
+    path.write_text(json.dumps({
+        "schema": "leanbridge.deep-evidence/1", "seed": 0, "random_starts": starts,
+        "informed_starts": 1, "rows": [{"d": 2, "n": 2, "L": 1, "Lp": 1, "width": 2, "seed": 0,
+                                         "conclusion": conclusion}],
+        "tangent": [{"d": 2, "n": 2, "seed": 0, "excess": excess}]}), encoding="utf-8")
+    return path
+
+
+def test_benchmark_exits_1_when_a_result_contradicts_the_recorded_conclusion(
+        tmp_path, monkeypatch, capsys):
+    pytest.importorskip("scipy")
+    out = tmp_path / "evidence.json"
+    # the same shape, seed and starts: a dichotomy (random starts reach both controls)
+    assert _run_bench(monkeypatch, "--check", str(_recorded(tmp_path, "dichotomy"))) == 0
+    capsys.readouterr()
+    recorded = _recorded(tmp_path, "controls exact from informed starts only")
+    assert _run_bench(monkeypatch, "--check", str(recorded), "--write", str(out)) == 1
+    err = capsys.readouterr().err
+    assert "contradiction: (2, 2, 1, 1, 2): conclusion 'dichotomy', recorded 'controls exact " \
+           "from informed starts only'" in err
+    assert "not written" in err and not out.exists()
+    # a tangent excess that differs from the recorded one
+    assert _run_bench(monkeypatch, "--check", str(_recorded(tmp_path, "dichotomy", 5))) == 1
+    assert "tangent (d, n) = (2, 2): excess 4, recorded 5" in capsys.readouterr().err
+    # --no-check records new conclusions deliberately; other settings are not compared
+    assert _run_bench(monkeypatch, "--check", str(recorded), "--no-check",
+                      "--write", str(out)) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["rows"][0]["conclusion"] == "dichotomy"
+    capsys.readouterr()
+    assert _run_bench(monkeypatch, "--check", str(_recorded(tmp_path, "x", starts=6))) == 0
+    assert "not compared with the recorded table" in capsys.readouterr().err
+
+
+def test_benchmark_flags_an_exact_fit_that_a_proved_statement_excludes():
+    bench = _bench()
+    row = {"theory": {"prediction": "not representable", "statement": "Theorem B: …",
+                      "status": "proved"},
+           "generic": {"best_relative_error": 1e-12}}
+    assert "Theorem B (proved) says it is not representable" in bench.contradicts_theory(row)
+    row["generic"]["best_relative_error"] = 0.3
+    assert bench.contradicts_theory(row) is None
+    row["theory"]["status"], row["generic"]["best_relative_error"] = "conjecture", 1e-12
+    assert bench.contradicts_theory(row) is None
+    assert bench.contradictions([dict(row, d=2, n=2, L=1, Lp=1, width=2, seed=0)], [], None,
+                                (0, 6, 2)) == []
+
+
+def test_committed_table_records_per_kind_results_and_honest_conclusions():
+    raw = _raw_evidence()
+    for row in raw["rows"]:
+        for fit in ("generic", "planted", "width_control"):
+            part = row[fit]
+            assert part["random"]["starts"] == raw["random_starts"]
+            assert part["informed"]["starts"] in (0, raw["informed_starts"])
+            assert part["random"]["exact_starts"] + part["informed"]["exact_starts"] == \
+                part["exact_starts"]
+        controls = [row[f] for f in ("planted", "width_control")
+                    if row[f]["exact_representation_known"]]
+        from_random = all(c["random"]["best_relative_error"] <= raw["exact_threshold"]
+                          for c in controls)
+        assert row["controls_exact_from_random"] is from_random
+        if row["conclusion"] == "dichotomy":
+            assert from_random and row["generic"]["best_relative_error"] >= \
+                raw["floor_threshold"]
+        exact = all(c["best_relative_error"] <= raw["exact_threshold"] for c in controls)
+        if exact and not from_random and row["generic"]["best_relative_error"] >= \
+                raw["floor_threshold"]:
+            assert "exact from informed starts only" in row["conclusion"]
 
 
 @pytest.mark.parametrize("data, message", [

@@ -47,6 +47,39 @@ def test_paper_results_point_at_their_formalisation(graph):
     assert graph.has_edge("paper:Cor 7", "SkipAbsorption.not_mlpStack_eq_of_isLittleO")
 
 
+def test_results_beyond_the_paper_point_at_their_formalisation(graph):
+    """The note's results are nodes like the paper's, flagged beyond the paper, and every
+    exported theorem beyond the paper hangs off one of them."""
+    from leanbridge.lean.library import NOTE_LIBRARY, NOTE_RESULTS
+    from leanbridge.library_statements import BEYOND_GROUPS, LIBRARY_STATEMENTS
+
+    beyond = {e.full_name for e in LIBRARY_STATEMENTS if e.group in BEYOND_GROUPS}
+    linked = {f"SkipAbsorption.{name}" for names in NOTE_LIBRARY.values() for name in names}
+    assert linked == beyond
+    notes = [n for n, data in graph.nodes(data=True) if data.get("kind") == "note"]
+    assert sorted(notes) == sorted(f"note:{r}" for r in NOTE_RESULTS)
+    for node in notes:
+        assert graph.nodes[node]["beyond_the_paper"] is True
+        assert all(graph.nodes[t]["declared"] for t in graph.successors(node))
+    assert all(graph.nodes[n]["beyond_the_paper"] is False for n, data in
+               graph.nodes(data=True) if data.get("kind") == "paper")
+    for name in beyond:
+        assert any(graph.has_edge(note, name) for note in notes), name
+        assert not any(p.startswith("paper:") for p in graph.predecessors(name)), name
+    assert graph.has_edge("note:Theorem C", "SkipAbsorption.le_width_of_absorbableWithWidth")
+    assert graph.has_edge("note:Theorem B′", "SkipAbsorption.injective_resStack")
+    assert graph.has_edge("note:rank bound (§5)",
+                          "SkipAbsorption.exists_sCondition_of_absorbableWithWidth_self")
+    # the paper's Thm 8 necessity is its own paper result node
+    assert graph.has_edge("paper:Thm 8 (only if)",
+                          "SkipAbsorption.exists_sCondition_of_absorbable_relu")
+    # and the exported JSON (transitive reduction) keeps every note node with an edge
+    data = json.loads(g.to_json(g.for_drawing(graph)))
+    sources = {link["source"] for link in data["links"]}
+    assert {f"note:{r}" for r in NOTE_RESULTS} <= sources
+    assert 'shape=tab' in g.to_dot(graph)
+
+
 def test_library_edges_come_from_the_lean_sources(graph):
     # relu2_isLittleO is proved from the homogeneity lemma through isLittleO_of_posHomogeneous
     assert graph.has_edge("SkipAbsorption.relu2_isLittleO",

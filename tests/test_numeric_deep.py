@@ -16,7 +16,8 @@ from click.testing import CliRunner
 
 from leanbridge.numeric import stacks
 from leanbridge.numeric.cli import probe
-from leanbridge.numeric.deep_probe import EXACT, FLOOR, deep_probe, theory
+from leanbridge.numeric.deep_probe import (EXACT, FLOOR, deep_probe, format_text,
+                                           theory)
 from leanbridge.numeric.errors import NumericInputError
 from leanbridge.numeric.tangent import numerical_rank, tangent_probe
 
@@ -121,20 +122,95 @@ def test_plant_picks_the_least_change():
 # probe deep: the dichotomy under fixed seeds
 # --------------------------------------------------------------------------------------------
 
+def _by_kind(fit, kind):
+    return fit.to_dict()["by_kind"][kind]
+
+
 @pytest.mark.parametrize("L", [1, 2])
 def test_probe_deep_reproduces_the_dichotomy(L):
     result = deep_probe(d=2, n=2, L=L, starts=4, informed=2, seed=0)
     generic, planted, width = (result.fit(name) for name in ("generic", "planted", "width"))
     assert (generic.depth, generic.width) == (L, 2)
     assert (width.depth, width.width) == (L, 4)
+    # the Done-when thresholds of issue 13 (best start of either kind)
     assert planted.best_error <= 1e-8
     assert width.best_error <= 1e-8
     assert generic.best_error >= 1e-4
     assert all(s.test >= 1e-4 for s in generic.starts)       # no start got close
     summary = result.summary()
-    assert summary["dichotomy"] is True and summary["controls_exact"] is True
+    assert summary["controls_exact"] is True
     assert summary["generic_over_planted"] > 1e4
     assert result.theory["prediction"] == "not representable"   # Theorem B: width 2 < 2d
+    # per fit, the random and the informed starts separately
+    for fit in (generic, planted, width):
+        for kind, count in (("random", 4), ("informed", 2)):
+            part = _by_kind(fit, kind)
+            assert part["starts"] == count
+            assert part["exact_starts"] == sum(s.test <= EXACT for s in fit.of_kind(kind))
+            best = min(fit.of_kind(kind), key=lambda s: (s.val, s.train))
+            assert part["best_relative_error"] == best.test == fit.best_error_of(kind)
+            assert part["best_start"] == best.label and best.label.startswith(kind)
+            assert summary[f"{kind}_best"][fit.name] == best.test
+    assert _by_kind(planted, "informed")["best_relative_error"] <= 1e-8
+    assert _by_kind(width, "informed")["best_relative_error"] <= 1e-8
+    if L == 1:
+        # one block: random starts find the controls' exact fits too, so the contrast holds
+        # for the same kind of start
+        assert _by_kind(planted, "random")["best_relative_error"] <= 1e-8
+        assert _by_kind(width, "random")["best_relative_error"] <= 1e-8
+        assert summary["controls_exact_from_random"] is True
+        assert summary["dichotomy"] is True and summary["verdict"] == "dichotomy"
+        assert "from random starts" in summary["conclusion"]
+    else:
+        # two blocks: only the informed starts (the known solution, jittered 3 %) reach the
+        # controls; the random ones sit at the generic target's floor, so no dichotomy
+        assert _by_kind(planted, "random")["best_relative_error"] >= 1e-4
+        assert _by_kind(width, "random")["best_relative_error"] >= 1e-4
+        assert _by_kind(planted, "random")["exact_starts"] == 0
+        assert summary["controls_exact_from_random"] is False
+        assert summary["controls_exact_from_informed_only"] == ["planted", "width"]
+        assert summary["dichotomy"] is False
+        assert summary["verdict"] == "controls exact from informed starts only"
+        assert summary["conclusion"].startswith(
+            "controls exact from informed starts only: the random-start landscape is not "
+            "shown to find exact fits at this shape")
+        assert "dichotomy: " not in summary["conclusion"]
+
+
+def test_a_control_reached_only_from_informed_starts_is_named_in_the_conclusion():
+    result = deep_probe(d=2, n=2, L=1, starts=2, informed=1, seed=0)
+    assert result.summary()["dichotomy"] is True
+    for start in result.fit("planted").of_kind("random"):
+        start.test = start.val = start.train = 1e-3      # pretend random starts missed it
+    summary = result.summary()
+    assert summary["controls_exact"] is True and summary["dichotomy"] is False
+    assert summary["controls_exact_from_informed_only"] == ["planted"]
+    assert summary["verdict"] == ("the planted control exact from informed starts only (the "
+                                  "width control also from random starts)")
+    assert "no dichotomy is claimed" in summary["conclusion"]
+    for start in result.fit("width").of_kind("random"):
+        start.test = start.val = start.train = 1e-3
+    summary = result.summary()
+    assert summary["verdict"] == "controls exact from informed starts only"
+    assert summary["controls_exact_from_informed_only"] == ["planted", "width"]
+    # the text names both kinds for every fit, and the conclusion
+    text = format_text(result)
+    assert "random: best (≤ 1e-8)" in text and "informed: best (≤ 1e-8)" in text
+    planted_line = next(line for line in text.splitlines() if "planted control" in line)
+    assert "1.0e-03 (0/2)" in planted_line and "(1/1)" in planted_line
+    assert "conclusion: controls exact from informed starts only: " in text
+
+
+def test_a_fit_without_informed_starts_reports_none_for_them():
+    result = deep_probe(d=2, n=2, L=1, starts=2, informed=0, seed=0)
+    for fit in result.fits:
+        assert _by_kind(fit, "informed") == {"starts": 0, "best_relative_error": None,
+                                             "best_start": None, "exact_starts": 0}
+    assert result.summary()["informed_best"] == {"generic": None, "planted": None,
+                                                 "width": None}
+    assert result.summary()["dichotomy"] is True        # random starts reached the controls
+    assert "informed none" in result.summary()["conclusion"]
+    assert format_text(result).splitlines()[3].rstrip().endswith("none")
 
 
 def _same_up_to_rounding(a, b):
@@ -182,7 +258,7 @@ def test_every_fit_is_polished_by_levenberg_marquardt():
 
 
 def test_failed_controls_make_the_run_inconclusive():
-    result = deep_probe(d=2, n=2, L=1, starts=1, informed=1, seed=0)
+    result = deep_probe(d=2, n=2, L=1, starts=2, informed=1, seed=0)
     assert result.summary()["dichotomy"] is True
     for start in result.fit("planted").starts:
         start.test = start.train = 1e-3                  # pretend the control failed
@@ -204,13 +280,22 @@ def test_representable_shape_is_fitted_exactly_and_chosen_on_validation_points()
     assert result.summary()["conclusion"].startswith("the generic target was fitted exactly")
 
 
-def test_narrower_fit_has_only_the_width_control():
-    result = deep_probe(d=2, n=3, L=1, width=2, starts=2, informed=1, seed=0)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_narrower_fit_has_only_the_width_control(seed):
+    result = deep_probe(d=2, n=3, L=1, width=2, starts=3, informed=1, seed=seed)
     planted = result.fit("planted")
     assert planted.exact_known is False and all(s.kind == "random" for s in planted.starts)
+    assert _by_kind(planted, "informed")["starts"] == 0
     summary = result.summary()
     assert summary["controls"] == ["width"]
-    assert summary["dichotomy"] is True and "the width control" in summary["conclusion"]
+    assert result.fit("width").best_error <= EXACT
+    if seed == 1:      # a random start reaches the width control
+        assert summary["dichotomy"] is True
+        assert "the width control reached ≤ 1e-08 from random starts" in summary["conclusion"]
+    else:              # only the informed one does: said so, no dichotomy
+        assert result.fit("width").best_error_of("random") > EXACT
+        assert summary["dichotomy"] is False
+        assert summary["verdict"] == "the width control exact from informed starts only"
 
 
 def test_theory_predictions_name_the_statements():
@@ -243,13 +328,20 @@ def test_probe_deep_cli_json_is_valid_and_plot_is_a_png(tmp_path):
     jsonschema.validate(data, schema("probe-deep-1.schema.json"))
     assert [f["name"] for f in data["fits"]] == ["generic", "planted", "width"]
     assert data["fits"][1]["best_relative_error"] <= 1e-8
+    for fit in data["fits"]:
+        assert [fit["by_kind"][k]["starts"] for k in ("random", "informed")] == [2, 1]
+    assert data["summary"]["verdict"] == data["summary"]["conclusion"].split(":")[0]
+    assert set(data["summary"]["random_best"]) == {"generic", "planted", "width"}
+    del data["fits"][0]["by_kind"]                       # the per-kind report is required
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(data, schema("probe-deep-1.schema.json"))
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_probe_deep_cli_table_and_progress_on_stderr():
     pytest.importorskip("tqdm")
     result = CliRunner().invoke(probe, ["deep", "--d", "2", "--n", "2", "--L", "1",
-                                        "--starts", "1", "--informed", "1", "--progress"])
+                                        "--starts", "2", "--informed", "1", "--progress"])
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "planted control" in out and "width n + d control" in out

@@ -93,6 +93,34 @@ def test_not_absorbable_relu_cites_the_lean_necessity_when_nondegenerate(seed):
     assert result.theory["card_check"] is None
 
 
+def test_relu_verdict_states_the_hypotheses_of_the_lean_statement():
+    """absorbable_relu_iff needs nondegenerate weights and nothing on d: the verdict says so
+    (and that Lean is not compiled here); GELU's verdict keeps the paper's hypotheses."""
+    W_down, W_up = random_block(3, 6, 0)
+    summary = decided(W_down, W_up).summary
+    assert "d ≥ 2" not in summary
+    assert ("by the paper's Thm 8 (hypotheses as in its Lean statement "
+            "SkipAbsorption.absorbable_relu_iff: nondegenerate weights, any d; not compiled: "
+            "no Lean toolchain here) that condition is necessary") in summary
+    A = np.random.default_rng(9).standard_normal((3, 3)) + 3 * np.eye(3)
+    W_down, W_up = random_block(3, 6, 4)
+    summary = decided(W_down, W_up, A=A).summary
+    assert "d ≥ 2" not in summary
+    assert ("SkipAbsorption.absorbable_relu_iff_of_isUnit_det: nondegenerate weights, A "
+            "invertible, any d") in summary
+    W_down, W_up = random_block(3, 6, 5)
+    assert "(nondegenerate weights, d ≥ 2)" in decided(W_down, W_up,
+                                                      family=get_family("gelu")).summary
+
+
+def test_relu_at_d_1_stays_no_decision_and_says_why():
+    W_down, W_up = np.array([[-0.5]]), np.array([[1.0]])
+    result = decided(W_down, W_up)
+    assert result.verdict == NO_DECISION
+    assert "the Lean statement has no hypothesis on d but is not compiled here" in \
+        result.summary
+
+
 def test_invertible_skip_cites_the_isUnit_versions():
     W_down, W_up = random_block(3, 6, 4)
     A = np.random.default_rng(9).standard_normal((3, 3)) + 3 * np.eye(3)

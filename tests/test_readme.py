@@ -63,12 +63,22 @@ def test_readme_evidence_table_matches_the_data_file():
     data = json.loads((ROOT / "leanbridge" / "data" / "deep-evidence.json").read_text(
         encoding="utf-8"))
 
-    def cell(fit):
-        return f"{fit['best_relative_error']:.1e} ({fit['exact_starts']}/{fit['starts']})"
+    def kind(part):
+        if not part["starts"]:
+            return "none"
+        return f"{part['best_relative_error']:.1e} ({part['exact_starts']}/{part['starts']})"
+
+    def cell(fit):     # the random and the informed starts, each with its exact count
+        return f"random {kind(fit['random'])}; informed {kind(fit['informed'])}"
     assert rows == [(str(r["d"]), str(r["n"]), str(r["L"]), f"{r['Lp']} × {r['width']}",
-                     r["note_says"], cell(r["generic"]), cell(r["planted"]),
+                     r["note_says"], cell(r["generic"]),
+                     cell(r["planted"]) + ("" if r["planted"]["exact_representation_known"]
+                                           else " (no control)"),
                      cell(r["width_control"]), r["conclusion"], str(r["seed"]))
                     for r in data["rows"]]
+    # a dichotomy is recorded only where the controls were exact from random starts
+    for r in data["rows"]:
+        assert (r["conclusion"] == "dichotomy") <= r["controls_exact_from_random"]
     # and it is the Markdown export's table, header included
     exported = CliRunner().invoke(main, ["export", "--project", str(ROOT / "lean"),
                                          "--format", "markdown"]).output
@@ -125,3 +135,17 @@ def test_readme_workflow_is_the_workflow_file_byte_for_byte():
     assert block == workflow
     ci_section = README.split("\n### CI proof verification\n")[1].split("\n## ")[0]
     assert "<!-- workflow: start -->" in ci_section
+
+
+def test_readme_cites_only_declared_lean_names_and_none_as_planned():
+    """Every `SkipAbsorption.…` name the README cites is declared in lean/ (so none is
+    "planned"), and the absorb table says the cited names are not compiled here."""
+    from leanbridge.lean.sources import scan_project
+
+    declared = scan_project(ROOT / "lean")
+    cited = set(re.findall(r"`(SkipAbsorption\.[A-Za-z_][A-Za-z0-9_.']*)`", README))
+    assert cited and not [name for name in cited if name not in declared]
+    assert "(planned)" not in README
+    minimal_width = next(line for line in README.splitlines()
+                         if line.startswith("| `minimal_width` |"))
+    assert "Lean names (cited, not compiled: no Lean toolchain here)" in minimal_width

@@ -203,9 +203,6 @@ for this.
 #print axioms SkipAbsorption.continuous_matrixOf_fst
 #print axioms SkipAbsorption.continuous_sCondMap
 #print axioms SkipAbsorption.isClosed_sCondMap_eq
-#print axioms SkipAbsorption.measurable_coord_snd
-#print axioms SkipAbsorption.measurable_coord_fst
-#print axioms SkipAbsorption.measurable_sCondMap_apply
 #print axioms SkipAbsorption.measurableSet_sCondMap_eq
 #print axioms SkipAbsorption.measurableSet_sCondition_joint
 #print axioms SkipAbsorption.preimage_mk_sCondition_joint

@@ -60,8 +60,11 @@ variable {d n : ℕ}
 theorem mem_sConditionJointSet (p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ)) :
     p ∈ sConditionJointSet d n ↔ ∃ S : Finset (Fin n),
       Matrix.of p.2 * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Matrix.of p.1
-        = -1 :=
-  Iff.rfl
+        = -1 := by
+  first
+  | exact Iff.rfl
+  | (unfold sConditionJointSet; exact Iff.rfl)
+  | simp only [sConditionJointSet, Set.mem_setOf_eq]
 
 /-- For one `S`, the map `(Wu, Wd) ↦ of Wd * diagonal 1_S * of Wu`. -/
 noncomputable def sCondMap (S : Finset (Fin n)) (p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ)) :
@@ -158,66 +161,35 @@ theorem isClosed_sCondMap_eq (S : Finset (Fin n)) :
   | exact isClosed_eq (f := sCondMap S) (g := fun _ => -1) (continuous_sCondMap S)
       continuous_const
 
-/-! ### Route (b): entrywise measurability -/
-
-/-- The coordinate `(Wu, Wd) ↦ Wd i l` is measurable. -/
-theorem measurable_coord_snd (i : Fin d) (l : Fin n) :
-    Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => p.2 i l := by
-  first
-  | exact (measurable_pi_apply l).comp ((measurable_pi_apply i).comp measurable_snd)
-  | exact measurable_snd.eval.eval
-  | fun_prop
-  | measurability
-
-/-- The coordinate `(Wu, Wd) ↦ Wu k j` is measurable. -/
-theorem measurable_coord_fst (k : Fin n) (j : Fin d) :
-    Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => p.1 k j := by
-  first
-  | exact (measurable_pi_apply j).comp ((measurable_pi_apply k).comp measurable_fst)
-  | exact measurable_fst.eval.eval
-  | fun_prop
-  | measurability
-
-/-- Every entry `(Wu, Wd) ↦ sCondMap S (Wu, Wd) i j` is measurable: a finite sum of products of
-coordinates (`sCondMap_apply`). -/
-theorem measurable_sCondMap_apply (S : Finset (Fin n)) (i j : Fin d) :
-    Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => sCondMap S p i j := by
-  have hm : Measurable fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) =>
-      ∑ k : Fin n, (∑ l : Fin n, p.2 i l *
-        Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k) * p.1 k j := by
-    first
-    | exact Finset.measurable_sum Finset.univ fun k _ =>
-        Measurable.mul
-          (Finset.measurable_sum Finset.univ fun l _ =>
-            Measurable.mul_const (measurable_coord_snd i l)
-              (Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k))
-          (measurable_coord_fst k j)
-    | fun_prop
-    | measurability
-  have he : (fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => sCondMap S p i j) =
-      fun p => ∑ k : Fin n, (∑ l : Fin n, p.2 i l *
-        Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k) * p.1 k j :=
-    funext fun p => sCondMap_apply S p i j
-  first
-  | (rw [he]
-     exact hm)
-  | exact hm
-  | (simp only [sCondMap_apply]
-     exact hm)
-  | -- not independent of route (a): through continuity
-    exact ((continuous_sCondMap S).matrix_elem i j).measurable
+/-! ### Route (b): entrywise measurability (inside `measurableSet_sCondMap_eq`, so that a
+failure of this route cannot break the file while route (a) succeeds) -/
 
 /-- **Measurability of one level set, two independent routes.** (a) it is closed
 (`isClosed_sCondMap_eq`); (b) it is the intersection over the entries `(i, j)` of the level sets
-of the measurable entry maps (`measurable_sCondMap_apply`). -/
+of the entry maps, each measurable as a finite sum of products of coordinates (`sCondMap_apply`);
+route (b) is proved inside this `first`, so its failure cannot break the file. -/
 theorem measurableSet_sCondMap_eq (S : Finset (Fin n)) :
     MeasurableSet {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} := by
   first
   | -- route (a): closed, hence measurable
     exact IsClosed.measurableSet (isClosed_sCondMap_eq S)
   | exact (isClosed_sCondMap_eq S).measurableSet
-  | -- route (b): entrywise
-    (have hset : {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} =
+  | -- route (b): entrywise; each entry is a finite sum of products of coordinates
+    (have hm : ∀ i j : Fin d, Measurable
+         fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => sCondMap S p i j := by
+       intro i j
+       rw [funext fun p => sCondMap_apply S p i j]
+       first
+       | exact Finset.measurable_sum Finset.univ fun k _ =>
+           Measurable.mul
+             (Finset.measurable_sum Finset.univ fun l _ =>
+               Measurable.mul_const
+                 ((measurable_pi_apply l).comp ((measurable_pi_apply i).comp measurable_snd))
+                 (Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k))
+             ((measurable_pi_apply j).comp ((measurable_pi_apply k).comp measurable_fst))
+       | fun_prop
+       | measurability
+     have hset : {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} =
          ⋂ i : Fin d, ⋂ j : Fin d, {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) |
            sCondMap S p i j = (-1 : Matrix (Fin d) (Fin d) ℝ) i j} := by
        ext p
@@ -225,8 +197,13 @@ theorem measurableSet_sCondMap_eq (S : Finset (Fin n)) :
        exact ⟨fun h i j => by rw [h], fun h => Matrix.ext h⟩
      rw [hset]
      exact MeasurableSet.iInter fun i => MeasurableSet.iInter fun j =>
-       measurableSet_eq_fun (measurable_sCondMap_apply S i j) measurable_const)
-  | (have hset : {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} =
+       measurableSet_eq_fun (hm i j) measurable_const)
+  | (have hm : ∀ i j : Fin d, Measurable
+         fun p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) => sCondMap S p i j := by
+       intro i j
+       simp only [sCondMap_apply]
+       fun_prop
+     have hset : {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) | sCondMap S p = -1} =
          ⋂ i : Fin d, ⋂ j : Fin d, {p : (Fin n → Fin d → ℝ) × (Fin d → Fin n → ℝ) |
            sCondMap S p i j = (-1 : Matrix (Fin d) (Fin d) ℝ) i j} := by
        ext p
@@ -240,8 +217,7 @@ theorem measurableSet_sCondMap_eq (S : Finset (Fin n)) :
          exact Matrix.ext fun i j => Set.mem_iInter.mp (Set.mem_iInter.mp h i) j
      rw [hset]
      exact MeasurableSet.iInter fun i => MeasurableSet.iInter fun j =>
-       measurable_sCondMap_apply S i j
-         (measurableSet_singleton ((-1 : Matrix (Fin d) (Fin d) ℝ) i j)))
+       hm i j (measurableSet_singleton ((-1 : Matrix (Fin d) (Fin d) ℝ) i j)))
 
 /-- **Measurability of the joint set**: a finite union of measurable level sets. -/
 theorem measurableSet_sCondition_joint : MeasurableSet (sConditionJointSet d n) := by

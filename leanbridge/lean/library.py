@@ -102,6 +102,33 @@ PAPER_LIBRARY: dict[str, tuple[str, ...]] = {
     "Cor 11": ("volume_sCondition_eq_zero", "volume_sCondition_joint_eq_zero"),
 }
 
+#: Results beyond the paper: those of this project's research note (``deep-stacks.md``) that are
+#: stated in Lean, for the dependency graph (nodes ``note:<result>``, like the paper's
+#: ``paper:<result>``). Its proof sketch and conjectures have no Lean name and no node.
+NOTE_RESULTS: dict[str, str] = {
+    "Theorem A": "d = 1: every residual ReLU stack is a plain ReLU stack of width 2 (any depth), "
+                 "and one of width 1 iff it vanishes on a closed half-line",
+    "Theorem B′": "a plain ReLU block of width < 2d is not injective, a residual stack with "
+                  "contracting branches is: no such stack is a plain stack with that first block",
+    "Theorem C": "one ReLU block's identity skip is absorbed at width n + d (d independent rows "
+                 "of W_up) and, under (ND) and nondegeneracy, at no smaller width",
+    "rank bound (§5)": "nondegenerate weights: an absorbing ReLU block of width n′ forces "
+                       "n + rank(I + W_down D_S W_up) ≤ n′ for some S (n′ = n: Thm 8 necessity)",
+}
+
+#: The Lean theorems that state each result of :data:`NOTE_RESULTS` (the exported entries of
+#: the groups beyond the paper, :data:`leanbridge.library_statements.BEYOND_GROUPS`; a test
+#: checks that the two lists agree).
+NOTE_LIBRARY: dict[str, tuple[str, ...]] = {
+    "Theorem A": ("resStack_eq_plainStack_width_two", "resStack_eq_plainStack_width_one_iff"),
+    "Theorem B′": ("not_injective_mlp_relu_of_lt_two_mul", "injective_add_of_lipschitzWith",
+                   "injective_resStack", "resStack_ne_plainStack_of_lt_two_mul"),
+    "Theorem C": ("absorbableWithWidth_add_of_linearIndependent",
+                  "le_width_of_absorbableWithWidth", "absorbableWithWidth_relu_iff"),
+    "rank bound (§5)": ("exists_rank_le_of_absorbableWithWidth",
+                        "exists_sCondition_of_absorbableWithWidth_self"),
+}
+
 #: The Lean declarations behind the paper's ReLU characterisation and the width results beyond
 #: the paper, by role: ``analyse``, ``families --json`` and ``absorb``/``scan`` cite them.
 RELU_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
@@ -116,6 +143,9 @@ RELU_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
     ("measure_zero_joint", "volume_sCondition_joint_eq_zero"),
     ("width_upper", "absorbableWithWidth_add_of_linearIndependent"),
     ("width_rank_bound", "exists_rank_le_of_absorbableWithWidth"),
+    ("width_self", "card_le_width_of_absorbableWithWidth"),
+    ("width_lower", "le_width_of_absorbableWithWidth"),
+    ("width_iff", "absorbableWithWidth_relu_iff"),
 )}
 
 

@@ -19,7 +19,9 @@ A⁻¹W_down[:,S] W_up[S,:] = −I/c, which is (★) multiplied by A⁻¹. We te
 condition, without forming A⁻¹ (better conditioned), and the absorbing block is
 V_down = A·(A⁻¹W_down) = W_down. (★) is *sufficient* for every A, even singular; *necessary*
 only through the paper's Thm 8/10 (ReLU/GELU, nondegenerate weights, d ≥ 2) and Lemma 4, which
-needs A invertible.
+needs A invertible. (The Lean statement of Thm 8, ``SkipAbsorption.absorbable_relu_iff``, needs
+only nondegenerate weights, any d; it is cited, not compiled here, and ``absorb`` still answers
+d = 1 with "no decision".)
 
 **Deciding (★) without enumerating subsets.** With R_i = w_i u_iᵀ, (★) reads Σ a_i R_i = T,
 T = −A/c, a ∈ {0,1}^n. Its normal equations are G a = r with the Gram matrix
@@ -805,7 +807,10 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
         blockers.append(("singular_skip", ("the skip is singular, so Lemma 4 does not reduce "
                                            "it to the identity")))
     if d < 2:
-        blockers.append(("d<2", "d = 1 (the theorems need d ≥ 2)"))
+        blockers.append(("d<2", "d = 1 (the paper states its theorems for d ≥ 2; for ReLU the "
+                                "Lean statement has no hypothesis on d but is not compiled "
+                                "here)" if (analysis.same_as or family.name) == "relu"
+                         else "d = 1 (the theorems need d ≥ 2)"))
     if result.nondegeneracy:
         blockers.append(("degenerate", "the weights are degenerate: "
                          + "; ".join(result.nondegeneracy)))
@@ -817,11 +822,27 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
                           + "; ".join(text for _, text in blockers) +
                           f"; other absorbing blocks are not excluded; {dist}")
         return result
-    theorem = {"relu": "Thm 8", "gelu": "Thm 10"}.get(analysis.same_as or family.name,
-                                                       "Thm 8/10")
+    name = analysis.same_as or family.name
+    theorem = {"relu": "Thm 8", "gelu": "Thm 10"}.get(name, "Thm 8/10")
     result.verdict = NOT_ABSORBABLE
     lemma = " and Lemma 4" if A is not None else ""
     result.summary = (f"not absorbable: no S satisfies {cond_text} ({decision.method}); by the "
-                      f"paper's {theorem}{lemma} (nondegenerate weights, d ≥ 2) that condition "
-                      f"is necessary; {dist}")
+                      f"paper's {theorem}{lemma} ({necessity_hypotheses(name, A is not None)}) "
+                      f"that condition is necessary; {dist}")
     return result
+
+
+def necessity_hypotheses(family_name: str, skip: bool = False) -> str:
+    """The hypotheses of the necessity theorem a "not absorbable" verdict rests on, as the
+    verdict states them. ReLU: those of the Lean statement (nondegenerate weights, and for a
+    skip A an invertible A; no hypothesis on d), which is cited but not compiled here; absorb
+    answers d = 1 with "no decision" all the same (the paper states d ≥ 2). GELU: the paper's
+    Thm 10, not formalised in Lean."""
+    if family_name == "relu":
+        from leanbridge.lean.library import RELU_LEAN
+
+        lean = RELU_LEAN["characterisation_skip" if skip else "characterisation"]
+        skip_text = ", A invertible" if skip else ""
+        return (f"hypotheses as in its Lean statement {lean}: nondegenerate weights{skip_text}, "
+                "any d; not compiled: no Lean toolchain here")
+    return "nondegenerate weights, d ≥ 2"

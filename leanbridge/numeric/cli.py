@@ -104,7 +104,9 @@ If S exists: absorbable — V_up = W_up with the rows in S negated, V_down = W_d
 (written with --out), verified on random inputs (max relative error).
 If not: the relaxed distance min over a ∈ [0,1]^n of ‖W_down diag(a) W_up + A/c‖_F,
 and "not absorbable" when the paper proves the condition necessary (ReLU, GELU;
-A invertible; nondegenerate weights; d ≥ 2) — "no decision" (exit 1) otherwise.
+A invertible; nondegenerate weights; d ≥ 2, although the Lean statement for
+ReLU, absorbable_relu_iff, has no hypothesis on d; it is not compiled here)
+— "no decision" (exit 1) otherwise.
 S is reported with 0-based indices. Tolerance: the condition must hold to
 1e-9·‖A/c‖_F + 16·(ε_dtype + √n·ε64)·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
 
@@ -348,7 +350,8 @@ unit-sphere points (enough: both are positively homogeneous), from --starts
 random and --informed starts (nearest planted block, 3% jitter), each by
 L-BFGS and then a Levenberg–Marquardt polish (SciPy least_squares, method
 "lm", exact Jacobian). Reported per fit: the relative L2 error on held-out
-sphere points of the start with the smallest error on validation points.
+sphere points of the start with the smallest error on validation points, and
+the same separately for the random and for the informed starts.
 
 \b
 Every run also fits two controls at the same d, with the same procedure:
@@ -361,9 +364,12 @@ Every run also fits two controls at the same d, with the same procedure:
 (The planted fit is a control only where that plain stack exists: Lp = L
 and width ≥ n, or Lp > L and width ≥ max(n, 2d).) A floor such as 1e-2 means
 something only next to the controls: the run reports a dichotomy when the
-generic best is ≥ 1e-4 and the controls reach ≤ 1e-8, "inconclusive" when a
-control fails. That is numerical evidence, not a proof; the "theory" line
-says what is proved at these shapes (Theorems A–D of the note).
+generic best is ≥ 1e-4 and the controls reach ≤ 1e-8 from random starts;
+"controls exact from informed starts only" when only informed starts (which
+begin 3% away from the known exact solution) reach them, which claims no
+dichotomy; "inconclusive" when a control fails. That is numerical evidence,
+not a proof; the "theory" line says what is proved at these shapes (Theorems
+A–D of the note).
 
 \b
 Needs n ≥ d. Progress on stderr (tqdm; default: when stderr is a terminal).
