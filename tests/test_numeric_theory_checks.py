@@ -1,5 +1,6 @@
 """The Lean-backed checks of `leanbridge absorb` (issue 10's numeric cross-check, issue 13's
-minimal width): planted S recovered with |S| ≥ d and the Lean necessity cited only for
+minimal width): planted S recovered by absorb with |S| ≥ d, and by the matching of the proof of
+Thm 8 (steps 3c-3d) from an absorbing block; the Lean necessity cited only for
 nondegenerate weights; an explicit counterexample to necessity when two rows of W_up are
 parallel; the nondegeneracy test's edge cases; the (ND) enumeration against brute force; the
 minimal absorbing width; JSON against the schema."""
@@ -63,6 +64,57 @@ def all_S(n):
 # --------------------------------------------------------------------------------------------
 # Issue 10, numeric cross-check
 # --------------------------------------------------------------------------------------------
+
+def relu(x):
+    return np.maximum(x, 0.0)
+
+
+def matching_S(W_up, V_up, tol=1e-9):
+    """Steps 3c-3d of the proof of Thm 8 (issue 10), on numbers: each row u_i of W_up is
+    parallel to exactly one row u'_j of the absorbing block's V_up, u'_j = λ_i u_i (the kink
+    lemma puts some u'_j on every line ℝ u_i; nondegeneracy makes it unique and the matching a
+    bijection), and S = {i | λ_i < 0}."""
+    n = W_up.shape[0]
+    lambdas, partners = np.empty(n), []
+    for i, u in enumerate(W_up):
+        ratios = V_up @ u / (u @ u)
+        off_line = np.linalg.norm(V_up - np.outer(ratios, u), axis=1)
+        on_line = [j for j in range(V_up.shape[0])
+                   if off_line[j] <= tol * np.linalg.norm(V_up[j]) and abs(ratios[j]) > tol]
+        assert len(on_line) == 1, (i, on_line)          # unique: rows of W_up not parallel
+        partners.append(on_line[0])
+        lambdas[i] = ratios[on_line[0]]
+    assert sorted(partners) == list(range(n))          # equal width: a bijection
+    return sorted(int(i) for i in np.flatnonzero(lambdas < 0))
+
+
+@pytest.mark.parametrize("d, n, seed", [(2, 5, 0), (3, 7, 1), (4, 12, 2), (3, 30, 3)])
+def test_the_matching_of_the_proof_recovers_the_planted_S(d, n, seed):
+    """On nondegenerate weights with a planted S: the absorbing block of Thm 8's "if" direction
+    (rows of W_up in S negated), then permuted and rescaled unit by unit (another absorbing
+    block of the same width), gives back S through the proof's matching, and
+    W_down[:,S] W_up[S,:] = −I."""
+    W_down, W_up, S = planted_block(d, n, seed)
+    assert nondegeneracy_check(W_down, W_up).holds
+    flip = np.where(np.isin(np.arange(n), S), -1.0, 1.0)
+    rng = np.random.default_rng(seed + 7)
+    perm, scale = rng.permutation(n), rng.uniform(0.5, 2.0, n)
+    V_up = (flip[:, None] * W_up * scale[:, None])[perm]
+    V_down = (W_down / scale)[:, perm]
+    x = rng.standard_normal((d, 50))
+    assert np.allclose(x + W_down @ relu(W_up @ x), V_down @ relu(V_up @ x), atol=1e-10)
+    assert matching_S(W_up, V_up) == S
+    assert np.allclose(W_down[:, S] @ W_up[S], -np.eye(d), atol=1e-10)
+
+
+def test_the_matching_needs_nondegenerate_rows():
+    """Two parallel rows of W_up: a row of V_up then lies on the line of both, and the
+    matching of the proof is not defined (the hypothesis is needed)."""
+    W_down, W_up, S = planted_block(2, 5, 0)
+    W_up[4] = 2.0 * W_up[3]
+    with pytest.raises(AssertionError):
+        matching_S(W_up, W_up.copy())
+
 
 @pytest.mark.parametrize("d, n, seed", [(2, 5, 0), (3, 7, 1), (4, 12, 2), (3, 30, 3)])
 def test_planted_S_on_nondegenerate_weights_is_recovered_with_the_card_check(d, n, seed):
