@@ -382,51 +382,29 @@ def test_device_cuda_without_a_cuda_device_is_one_line(run, tmp_path, monkeypatc
                    "device is available")
 
 
-class _FakeCudaTensor:
-    """Just enough of a torch tensor on a CUDA device (backed by NumPy) for gpu.py."""
-
-    calls = 0
-
-    def __init__(self, array):
-        self.array = array
-
-    def to(self, device):
-        assert device == "cuda"
-        return self
-
-    @property
-    def T(self):
-        return _FakeCudaTensor(self.array.T)
-
-    def __matmul__(self, other):
-        _FakeCudaTensor.calls += 1
-        return _FakeCudaTensor(self.array @ other.array)
-
-    def mul_(self, other):
-        self.array *= other.array
-        return self
-
-    def cpu(self):
-        return self
-
-    def numpy(self):
-        return self.array
-
-
-def test_device_cuda_forms_the_gram_matrices_through_torch(run, tmp_path, monkeypatch):
+def test_device_cuda_forms_and_solves_the_gram_system_through_torch(run, tmp_path,
+                                                                     monkeypatch):
+    """With a stand-in for torch with CUDA (NumPy behind it: no GPU here), every numeric block
+    is formed, factored and solved on the "GPU", and the verdicts and S are the CPU's."""
     import sys
 
-    fake = types.SimpleNamespace(
-        __version__="9.9", cuda=types.SimpleNamespace(is_available=lambda: True),
-        device=lambda name: name, from_numpy=_FakeCudaTensor)
+    import torch_standin
+
+    fake = torch_standin.module()
     monkeypatch.setitem(sys.modules, "torch", fake)
     folder, S, _ = write_model(tmp_path / "m", "opt")
-    _FakeCudaTensor.calls = 0
     data = scan_json(run, folder, "--device", "cuda", code=1)
-    assert _FakeCudaTensor.calls == 2 * BLOCKS          # W_upW_upᵀ and W_downᵀW_down per block
+    assert fake.calls["matmul"] >= 2 * BLOCKS          # W_upW_upᵀ and W_downᵀW_down per block
+    assert fake.calls["cholesky_ex"] == BLOCKS         # one factorisation per block
+    assert fake.calls["cholesky_solve"] >= 3 * BLOCKS  # solve, refinement, excess, estimator
     assert data["device"] == "cuda" and data["blocks"][PLANTED]["S"] == S
     cpu = scan_json(run, folder, code=1)
     assert [b["verdict"] for b in cpu["blocks"]] == [b["verdict"] for b in data["blocks"]]
+    assert [b["S"] for b in cpu["blocks"]] == [b["S"] for b in data["blocks"]]
+    for ours, theirs in zip(data["blocks"], cpu["blocks"]):
+        if theirs["relative_distance"] is not None:
+            assert ours["relative_distance"] == pytest.approx(theirs["relative_distance"],
+                                                              rel=1e-6)
 
 
 # ------------------------------------------------------------------------------------------
