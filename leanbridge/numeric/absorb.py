@@ -172,14 +172,21 @@ def unit_norms(np, W_down, W_up, tile: int = STRIP):
     return wn, un
 
 
-def _residual(np, W_down, W_up, a, T, tile: int = 384) -> float:
-    """‖W_down diag(a) W_up − T‖_F, computed directly in float64: the d×d product is summed
-    over tiles of the units with a_i ≠ 0 (float64 temporaries: d×d and two d×tile panels)."""
+def _residual(np, W_down, W_up, a, T, tile: int = STRIP) -> float:
+    """‖W_down diag(a) W_up − T‖_F, computed directly in float64: the d×d product is
+    accumulated in place (BLAS dgemm with β = 1) over tiles of the units with a_i ≠ 0, so the
+    float64 temporaries are one d×d array and two d×tile panels."""
+    from scipy.linalg import blas
+
     units = np.flatnonzero(a)
-    P = -np.asarray(T, dtype=np.float64)
+    P = np.array(T, dtype=np.float64, order="F")
+    P *= -1.0
     for k in range(0, units.size, tile):
         idx = units[k:k + tile]
-        P += (_f64(np, W_down[:, idx]) * a[idx]) @ _f64(np, W_up[idx])
+        left = _f64(np, W_down[:, idx]) * a[idx]                 # d×k, C order
+        right = np.ascontiguousarray(_f64(np, W_up[idx]))       # k×d, C order
+        # Fortran views of the C arrays are their transposes: op = transpose gives them back
+        blas.dgemm(1.0, left.T, right.T, beta=1.0, c=P, trans_a=1, trans_b=1, overwrite_c=1)
     return float(np.linalg.norm(P))
 
 
