@@ -133,7 +133,7 @@ class SDecision:
     ls_residual: float | None        # min over real a (a lower bound for every S)
     gram: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
-    system: tuple | None = field(default=None, repr=False)   # (scaled G, r, scales, active)
+    system: tuple | None = field(default=None, repr=False)   # (GramSystem, r, scales, active)
     collinear: dict | None = field(default=None, repr=False)  # see _collinear (all units active)
 
 
@@ -144,9 +144,9 @@ def tolerance(term_sum: float, t_norm: float, eps_in: float, n: int) -> float:
 
 #: Rows and columns of the Gram matrix formed per tile (at most; a quarter of n for small n):
 #: the float64 temporaries are two d×tile panels (9 MiB at d = 768; none for float64
-#: weights) or one panel and a tile×tile block, whatever n is. Below ~640, OpenBLAS's multi-threaded products on shared CPUs
-#: ran at half speed or less (measured at d = 768), which would cost more time than the
-#: memory saved is worth.
+#: weights) or one panel and a tile×tile block, whatever n is. Below ~640, OpenBLAS's
+#: multi-threaded products on shared CPUs ran at half speed or less (measured at d = 768),
+#: which would cost more time than the memory saved is worth.
 TILE = 768
 #: Units per strip for the norms and projections (elementwise work: small strips suffice).
 STRIP = 128
@@ -231,9 +231,14 @@ class GramSystem:
         self.state = "full"                     # full / factor / lower (upper part destroyed)
 
     @classmethod
-    def from_full(cls, np, G, collinear: dict | None = None) -> "GramSystem":
-        """From a full n×n float64 array (taken over, not copied), e.g. one formed on a GPU."""
-        system = cls(G, G.diagonal().copy(), float(np.abs(G).sum(axis=0).max()), collinear)
+    def from_full(cls, np, G, collinear: dict | None = None,
+                  anorm: float | None = None) -> "GramSystem":
+        """From a full n×n float64 array (taken over, not copied), e.g. one formed on a GPU;
+        ``anorm`` = ‖G‖₁ when known."""
+        if anorm is None:
+            anorm = max(float(np.abs(G[:, k:k + STRIP]).sum(axis=0).max())
+                        for k in range(0, G.shape[1], STRIP))
+        system = cls(G, G.diagonal().copy(), anorm, collinear)
         system.mirror()                         # exactly symmetric, whatever formed it
         return system
 

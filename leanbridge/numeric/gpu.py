@@ -110,7 +110,7 @@ class CudaGramSystem:
         self.L = None
         G = np.ascontiguousarray(self.G.cpu().numpy(), dtype=np.float64)
         self.G = None
-        return GramSystem.from_full(np, G, self.collinear)
+        return GramSystem.from_full(np, G, self.collinear, self.anorm)
 
     def release(self) -> None:
         self.G = self.L = None
