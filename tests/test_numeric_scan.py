@@ -3,6 +3,8 @@ GPT-NeoX, BERT, OPT, LLaMA gated), sharded and not, .npz and directories with co
 biases handled as documented; one-line errors (exit 2) for damaged or inconsistent inputs."""
 
 import json
+import re
+import shlex
 import types
 from pathlib import Path
 
@@ -382,51 +384,29 @@ def test_device_cuda_without_a_cuda_device_is_one_line(run, tmp_path, monkeypatc
                    "device is available")
 
 
-class _FakeCudaTensor:
-    """Just enough of a torch tensor on a CUDA device (backed by NumPy) for gpu.py."""
-
-    calls = 0
-
-    def __init__(self, array):
-        self.array = array
-
-    def to(self, device):
-        assert device == "cuda"
-        return self
-
-    @property
-    def T(self):
-        return _FakeCudaTensor(self.array.T)
-
-    def __matmul__(self, other):
-        _FakeCudaTensor.calls += 1
-        return _FakeCudaTensor(self.array @ other.array)
-
-    def mul_(self, other):
-        self.array *= other.array
-        return self
-
-    def cpu(self):
-        return self
-
-    def numpy(self):
-        return self.array
-
-
-def test_device_cuda_forms_the_gram_matrices_through_torch(run, tmp_path, monkeypatch):
+def test_device_cuda_forms_and_solves_the_gram_system_through_torch(run, tmp_path,
+                                                                     monkeypatch):
+    """With a stand-in for torch with CUDA (NumPy behind it: no GPU here), every numeric block
+    is formed, factored and solved on the "GPU", and the verdicts and S are the CPU's."""
     import sys
 
-    fake = types.SimpleNamespace(
-        __version__="9.9", cuda=types.SimpleNamespace(is_available=lambda: True),
-        device=lambda name: name, from_numpy=_FakeCudaTensor)
+    import torch_standin
+
+    fake = torch_standin.module()
     monkeypatch.setitem(sys.modules, "torch", fake)
     folder, S, _ = write_model(tmp_path / "m", "opt")
-    _FakeCudaTensor.calls = 0
     data = scan_json(run, folder, "--device", "cuda", code=1)
-    assert _FakeCudaTensor.calls == 2 * BLOCKS          # W_upW_upᵀ and W_downᵀW_down per block
+    assert fake.calls["matmul"] >= 2 * BLOCKS          # W_upW_upᵀ and W_downᵀW_down per block
+    assert fake.calls["cholesky_ex"] == BLOCKS         # one factorisation per block
+    assert fake.calls["cholesky_solve"] >= 3 * BLOCKS  # solve, refinement, excess, estimator
     assert data["device"] == "cuda" and data["blocks"][PLANTED]["S"] == S
     cpu = scan_json(run, folder, code=1)
     assert [b["verdict"] for b in cpu["blocks"]] == [b["verdict"] for b in data["blocks"]]
+    assert [b["S"] for b in cpu["blocks"]] == [b["S"] for b in data["blocks"]]
+    for ours, theirs in zip(data["blocks"], cpu["blocks"]):
+        if theirs["relative_distance"] is not None:
+            assert ours["relative_distance"] == pytest.approx(theirs["relative_distance"],
+                                                              rel=1e-6)
 
 
 # ------------------------------------------------------------------------------------------
@@ -562,3 +542,57 @@ def test_progress_without_tqdm(run, tmp_path, monkeypatch):
     folder, _, _ = write_model(tmp_path / "m", "opt", biases=False)
     one_line_error(run(folder, "--progress"), "needs the Python package 'tqdm'")
     assert run(folder, "--no-progress").exit_code == 0
+
+
+# ------------------------------------------------------------------------------------------
+# The README's example is what the commands print
+# ------------------------------------------------------------------------------------------
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def gpt2_tiny(folder, d=16, n=64, blocks=4, planted=2, seed=0):
+    """The README's synthetic GPT-2-style checkpoint: model.safetensors (float32, Conv1D
+    in × out, with biases) and config.json (gelu_new); block ``planted`` absorbable."""
+    folder.mkdir(parents=True)
+    rng = np.random.default_rng(seed)
+    tensors = {}
+    for i in range(blocks):
+        W_up = rng.standard_normal((n, d)) / np.sqrt(d)
+        W_down = rng.standard_normal((d, n)) / np.sqrt(n)
+        if i == planted:
+            S = np.sort(rng.choice(n, d, replace=False))
+            W_down[:, S] = -np.linalg.inv(W_up[S])
+        stem = f"h.{i}.mlp."
+        tensors[stem + "c_fc.weight"] = np.ascontiguousarray(W_up.T.astype(np.float32))
+        tensors[stem + "c_proj.weight"] = np.ascontiguousarray(W_down.T.astype(np.float32))
+        tensors[stem + "c_fc.bias"] = (0.1 * rng.standard_normal(n)).astype(np.float32)
+        tensors[stem + "c_proj.bias"] = (0.1 * rng.standard_normal(d)).astype(np.float32)
+    safetensors_numpy.save_file(tensors, str(folder / "model.safetensors"))
+    (folder / "config.json").write_text(json.dumps(
+        {"model_type": "gpt2", "activation_function": "gelu_new", "n_embd": d,
+         "n_layer": blocks}))
+
+
+def _without_seconds(text):
+    lines = []
+    for line in text.strip().splitlines():
+        if re.match(r"\d+\s", line):                  # a table row: its last column
+            line = line.rsplit(None, 1)[0]
+        lines.append(re.sub(r"; [\d.]+ s \(jobs", "; _ s (jobs", line.rstrip()))
+    return lines
+
+
+def test_readme_scan_example_shows_what_each_command_prints(tmp_path, monkeypatch):
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Whole checkpoints: `leanbridge scan`"):]
+    section = section[:section.index("**Biases.**")]
+    examples = re.findall(r"```sh\n(leanbridge scan [^\n#]*?)\s*# exit (\d)[^\n]*\n```\n\n"
+                          r"```text\n(.*?)```", section, re.S)
+    assert len(examples) == 2, "one output block per command"
+    monkeypatch.chdir(tmp_path)
+    gpt2_tiny(tmp_path / "gpt2-tiny")
+    for command, code, shown in examples:
+        result = CliRunner().invoke(main, shlex.split(command)[1:])
+        assert result.exit_code == int(code), (command, result.output)
+        assert _without_seconds(result.output) == _without_seconds(shown), command

@@ -44,6 +44,17 @@ system (columns of unit norm) by Cholesky:
    rank-reduced system, with a time limit. Infeasible → **no S**; time limit → **not found
    within the limit** (no decision).
 
+**Memory.** G is formed, in float64, into one preallocated n×n array, tile by tile from
+float64 conversions of the weights' tiles (the weights stay in their stored dtype, e.g.
+float32); the row Gram matrix W_up W_upᵀ is never whole (each of its tiles is multiplied into
+G and summarised for the collinearity check). The Cholesky factor then overwrites one
+triangle of that array in place while the other keeps G (and a vector its diagonal), so the
+solves, the refinement's G·b and the relaxed distance need no second n×n array
+(:class:`GramSystem`). The floor of this exact method is G and its factor — n(n+1)/2 numbers
+each, one n×n float64 array together, 8n² bytes — plus the weights; only the
+eigen-decomposition fallbacks (singular or badly conditioned G, a failed rounding
+certificate) add a second n×n array.
+
 **Tolerances.** A set S is accepted when
 
     ‖W_down[:,S] W_up[S,:] − T‖_F ≤ τ(S) = 1e-9·‖T‖_F + 16·(ε_in + √n·ε₆₄)·Σ_{i∈S} ‖w_i‖‖u_i‖,
@@ -124,7 +135,7 @@ class SDecision:
     ls_residual: float | None        # min over real a (a lower bound for every S)
     gram: dict = field(default_factory=dict)
     timings: dict = field(default_factory=dict)
-    system: tuple | None = field(default=None, repr=False)   # (scaled G, r, scales, active)
+    system: tuple | None = field(default=None, repr=False)   # (GramSystem, r, scales, active)
     collinear: dict | None = field(default=None, repr=False)  # see _collinear (all units active)
 
 
@@ -133,45 +144,266 @@ def tolerance(term_sum: float, t_norm: float, eps_in: float, n: int) -> float:
     return REL_TOL * t_norm + KAPPA * (eps_in + math.sqrt(max(n, 1)) * _F64) * term_sum
 
 
-def _residual(np, W_down, W_up, a, T, rows: int = 128) -> float:
-    """‖W_down diag(a) W_up − T‖_F, computed directly, ``rows`` rows of the d×d product at a
-    time (so that no d×n temporary is added to the decision's working set)."""
-    d = W_down.shape[0]
-    if d <= rows:
-        return float(np.linalg.norm((W_down * a) @ W_up - T))
-    squares = []
-    for k in range(0, d, rows):
-        part = (W_down[k:k + rows] * a) @ W_up
-        part -= T[k:k + rows]
-        squares.append(np.linalg.norm(part) ** 2)
-    return math.sqrt(math.fsum(squares))
+#: Rows and columns of the Gram matrix formed per tile (at most; a quarter of n for small n):
+#: the float64 temporaries are two d×tile panels (9 MiB at d = 768; none for float64
+#: weights) or one panel and a tile×tile block, whatever n is. Below ~640, OpenBLAS's
+#: multi-threaded products on shared CPUs ran at half speed or less (measured at d = 768),
+#: which would cost more time than the memory saved is worth.
+TILE = 768
+#: Units per strip for the norms and projections (elementwise work: small strips suffice).
+STRIP = 128
 
 
-def _projections(np, T, Wd, Wu):
-    """(w_iᵀ T u_i)_i. For a diagonal T (the identity skip: T = −I/c) without the d×d×n
-    product T·W_upᵀ, which costs as much as a tenth of the Gram matrix."""
+def gram_tile(m: int) -> int:
+    """The tile size :func:`form_gram` uses for m units."""
+    return max(1, min(TILE, -(-m // 4)))
+
+
+def _f64(np, part):
+    """``part`` as float64: a view when it already is, else a converted copy (of a tile)."""
+    return np.asarray(part, dtype=np.float64)
+
+
+def unit_norms(np, W_down, W_up, tile: int = STRIP):
+    """(‖w_i‖, ‖u_i‖) in float64, a tile of units at a time (no float64 copy of the weights)."""
+    n = W_down.shape[1]
+    wn, un = np.empty(n), np.empty(n)
+    for k in range(0, n, tile):
+        wn[k:k + tile] = np.linalg.norm(_f64(np, W_down[:, k:k + tile]), axis=0)
+        un[k:k + tile] = np.linalg.norm(_f64(np, W_up[k:k + tile]), axis=1)
+    return wn, un
+
+
+def _residual(np, W_down, W_up, a, T, tile: int = STRIP) -> float:
+    """‖W_down diag(a) W_up − T‖_F, computed directly in float64: the d×d product is
+    accumulated in place (BLAS dgemm with β = 1) over tiles of the units with a_i ≠ 0, so the
+    float64 temporaries are one d×d array and two d×tile panels."""
+    from scipy.linalg import blas
+
+    units = np.flatnonzero(a)
+    P = np.array(T, dtype=np.float64, order="F")
+    P *= -1.0
+    for k in range(0, units.size, tile):
+        idx = units[k:k + tile]
+        left = _f64(np, W_down[:, idx]) * a[idx]                 # d×k, C order
+        right = np.ascontiguousarray(_f64(np, W_up[idx]))       # k×d, C order
+        # Fortran views of the C arrays are their transposes: op = transpose gives them back
+        blas.dgemm(1.0, left.T, right.T, beta=1.0, c=P, trans_a=1, trans_b=1, overwrite_c=1)
+    return float(np.linalg.norm(P))
+
+
+def _projections(np, T, Wd, Wu, tile: int = STRIP):
+    """(w_iᵀ T u_i)_i in float64, a tile of units at a time. For a diagonal T (the identity
+    skip: T = −I/c) without the d×d×n product T·W_upᵀ, which costs as much as a tenth of the
+    Gram matrix."""
+    n = Wd.shape[1]
+    out = np.empty(n)
     diagonal = np.diagonal(T)
-    if not np.any(T - np.diag(diagonal)):
-        return np.einsum("ji,ij,j->i", Wd, Wu, diagonal)
-    return np.einsum("ji,ji->i", T @ Wu.T, Wd)
+    is_diagonal = np.count_nonzero(T) == np.count_nonzero(diagonal)     # no d×d temporaries
+    for k in range(0, n, tile):
+        wd, wu = _f64(np, Wd[:, k:k + tile]), _f64(np, Wu[k:k + tile])
+        if is_diagonal:
+            wd = wd * diagonal[:, None]
+            wd *= wu.T
+            out[k:k + tile] = wd.sum(axis=0)
+        else:
+            out[k:k + tile] = np.einsum("ji,ji->i", T @ wu.T, wd)
+    return out
 
 
-def gram_matrices(Wd, Wu):
-    """(G, W_up W_upᵀ) with G = (W_downᵀW_down) ∘ (W_up W_upᵀ), in NumPy (float64)."""
-    gram_up = Wu @ Wu.T
-    G = Wd.T @ Wd
-    G *= gram_up                             # Hadamard product, in place
-    return G, gram_up
+class GramSystem:
+    """The Jacobi-scaled Gram matrix G = D⁻¹((W_downᵀW_down) ∘ (W_up W_upᵀ))D⁻¹ and its Cholesky
+    factor, in **one** n×n float64 array (the memory of a decision: see :func:`form_gram`).
+
+    Layout of the C-ordered array ``a``: its strict lower triangle always holds G, and
+    ``diag`` G's diagonal; its upper triangle (with the diagonal) holds G too after
+    :meth:`mirror`, or the Cholesky factor after :meth:`factor` — LAPACK sees ``a.T``
+    (Fortran order, no copy), whose *lower* triangle is ``a``'s upper one. So G·b (BLAS dsymv
+    on the lower triangle, diagonal corrected) works in every state, and the factorisation,
+    solves and condition estimate (dpotrf/dpotrs/dpocon, in place) never copy G.
+    ``anorm`` is ‖G‖₁ (for the condition estimate), ``collinear`` the summary of
+    :func:`_collinear` (None when not asked for).
+    """
+
+    device = "cpu"
+
+    def __init__(self, a, diag, anorm: float, collinear: dict | None = None) -> None:
+        self.a, self.diag, self.anorm, self.collinear = a, diag, anorm, collinear
+        self.m = a.shape[0]
+        self.state = "full"                     # full / factor / lower (upper part destroyed)
+
+    @classmethod
+    def from_full(cls, np, G, collinear: dict | None = None,
+                  anorm: float | None = None) -> "GramSystem":
+        """From a full n×n float64 array (taken over, not copied), e.g. one formed on a GPU;
+        ``anorm`` = ‖G‖₁ when known."""
+        if anorm is None:
+            anorm = max(float(np.abs(G[:, k:k + STRIP]).sum(axis=0).max())
+                        for k in range(0, G.shape[1], STRIP))
+        system = cls(G, G.diagonal().copy(), anorm, collinear)
+        system.mirror()                         # exactly symmetric, whatever formed it
+        return system
+
+    def matvec(self, b):
+        """G·b, from the strict lower triangle and ``diag`` (valid in every state)."""
+        from scipy.linalg import blas
+
+        y = blas.dsymv(1.0, self.a.T, b, lower=0)     # a.T's upper = a's lower triangle
+        y += (self.diag - self.a.diagonal()) * b
+        return y
+
+    def mirror(self, tile: int = TILE) -> None:
+        """Copy G's strict lower triangle and diagonal into the upper triangle (tile by tile,
+        no n×n temporary): G whole again, the factor (if any) overwritten."""
+        np = need("numpy", "leanbridge absorb")
+        a, m = self.a, self.m
+        for i in range(0, m, tile):
+            end = min(i + tile, m)
+            for j in range(end, m, tile):
+                a[i:end, j:j + tile] = a[j:j + tile, i:end].T
+            for k in range(i, end - 1):
+                a[k, k + 1:end] = a[k + 1:end, k]
+        np.fill_diagonal(a, self.diag)
+        self.state = "full"
+
+    def factor(self) -> float | None:
+        """Cholesky factor in place; its reciprocal condition number (1-norm estimate,
+        LAPACK dpocon), or None when G is not numerically positive definite."""
+        from scipy.linalg import lapack
+
+        if self.state != "full":
+            self.mirror()
+        _, info = lapack.dpotrf(self.a.T, lower=1, clean=0, overwrite_a=1)
+        self.state = "factor" if info == 0 else "lower"
+        if info != 0:
+            return None
+        rcond, _ = lapack.dpocon(self.a.T, self.anorm, uplo="L")
+        return float(rcond)
+
+    def solve(self, v):
+        """G⁻¹v by the factor (after a successful :meth:`factor`)."""
+        from scipy.linalg import lapack
+
+        assert self.state == "factor"
+        x, info = lapack.dpotrs(self.a.T, v, lower=1)
+        if info != 0:
+            raise ValueError(f"dpotrs failed (info {info})")
+        return x
+
+    def lambda_min(self) -> float:
+        """Smallest eigenvalue of G (LAPACK dsyevr on the upper triangle, in place: G's strict
+        lower triangle and ``diag`` survive, the factor does not)."""
+        sl = need("scipy.linalg", "leanbridge absorb")
+        self.mirror()
+        value = sl.eigh(self.a.T, lower=True, overwrite_a=True, eigvals_only=True,
+                        subset_by_index=[0, 0], check_finite=False)[0]
+        self.state = "lower"
+        return float(value)
+
+    def eigh(self):
+        """(eigenvalues, eigenvectors) of G (dsyevd on a copy: the eigenvectors take another
+        n×n array; this path — singular or badly conditioned G — is not the common one)."""
+        sl = need("scipy.linalg", "leanbridge absorb")
+        self.mirror()
+        return sl.eigh(self.a, driver="evd", check_finite=False)
+
+    def on_cpu(self) -> "GramSystem":
+        return self
+
+    def release(self) -> None:
+        self.a = None
+
+
+def _summarise_cos(np, cos, i0: int, j0: int, diagonal: bool, limit: float, best: list) -> None:
+    """Fold one tile of |cos| (rows i0…, columns j0…, the strict upper triangle of the whole
+    matrix only) into ``best`` = [max, i, j, count of entries ≥ limit]."""
+    if diagonal:                                      # keep the strict upper triangle
+        for k in range(cos.shape[0]):
+            cos[k, :k + 1] = 0.0
+    flat = int(np.argmax(cos))
+    i, j = divmod(flat, cos.shape[1])
+    value = float(cos[i, j])
+    i, j = i + i0, j + j0
+    if value > best[0] or (value == best[0] and (i, j) < (best[1], best[2])):
+        best[:3] = [value, i, j]
+    best[3] += int((cos >= limit).sum())
+
+
+def form_gram(np, Wd, Wu, Dg, un=None, eps_in: float = _F64,
+              tile: int | None = None) -> GramSystem:
+    """The Jacobi-scaled Gram matrix of the block (units with Dg_i = ‖w_i‖‖u_i‖), formed into
+    one preallocated n×n float64 array, tile×tile blocks of its upper triangle at a time
+    (each mirrored below the diagonal): G_IJ = D⁻¹((W_down[:,I]ᵀW_down[:,J]) ∘
+    (W_up[I] W_up[J]ᵀ))D⁻¹, from the weights' tiles converted to float64 (exactly; the weights
+    themselves stay in their stored dtype). Two passes — W_downᵀW_down's tiles first, then
+    each tile of W_up W_upᵀ multiplied in — so that only one matrix's tiles are converted at a
+    time. Symmetry halves the flops of two full products, and the row Gram matrix
+    W_up W_upᵀ is never held whole: each of its tiles gives the collinearity summary of
+    nondegeneracy() (when ``un``, the row norms, is given) and is then multiplied into G's
+    tile. ‖G‖₁ is accumulated on the way. ``tile``: default :func:`gram_tile`."""
+    m = Wd.shape[1]
+    tile = tile or gram_tile(m)
+    a = np.empty((m, m))
+    colsum = np.zeros(m)
+    best = [-1.0, 0, 0, 0]
+    limit = 1.0 - max(64 * eps_in, COLLINEAR_TOL)
+    starts = range(0, m, tile)
+    for i in starts:                                  # pass 1: W_downᵀW_down, upper tiles
+        wd_i = _f64(np, Wd[:, i:i + tile])
+        for j in starts[i // tile:]:
+            wd_j = wd_i if j == i else _f64(np, Wd[:, j:j + tile])
+            np.matmul(wd_i.T, wd_j, out=a[i:i + tile, j:j + tile])   # straight into G
+            del wd_j
+    del wd_i
+    for i in starts:                                  # pass 2: ∘ W_up W_upᵀ, scale, mirror
+        I = slice(i, min(i + tile, m))
+        wu_i = _f64(np, Wu[I])
+        for j in starts[i // tile:]:
+            J = slice(j, min(j + tile, m))
+            block = a[I, J]                           # views: updated in place
+            if j == i:
+                up = wu_i @ wu_i.T
+            else:
+                # the tile of W_up W_upᵀ goes where G's mirror image will be written last
+                up = a[J, I].T
+                wu_j = _f64(np, Wu[J])
+                np.matmul(wu_j, wu_i.T, out=a[J, I])
+                del wu_j
+            block *= up                               # Hadamard product
+            block /= Dg[I, None]
+            block /= Dg[None, J]
+            if un is not None and m > 1:
+                up /= un[I, None]
+                up /= un[None, J]
+                np.abs(up, out=up)
+                _summarise_cos(np, up, i, j, j == i, limit, best)
+            if j == i:                                # exactly symmetric diagonal tile
+                for k in range(block.shape[0] - 1):
+                    block[k + 1:, k] = block[k, k + 1:]
+            np.abs(block, out=up)
+            colsum[J] += up.sum(axis=0)
+            if j != i:
+                colsum[I] += up.sum(axis=1)
+                a[J, I] = block.T
+            del up, block
+    collinear = None
+    if un is not None:
+        count = best[3] if best[0] >= limit else 0
+        collinear = {"cos": max(best[0], 0.0), "i": best[1], "j": best[2], "count": count}
+    return GramSystem(a, a.diagonal().copy(), float(colsum.max()), collinear)
 
 
 def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0,
              gram_fn=None) -> SDecision:
     """Decide whether some S ⊆ {0..n−1} has W_down[:,S] W_up[S,:] = T (see module docstring).
 
-    ``gram_fn``: a function (W_down, W_up) → (G, W_up W_upᵀ) computing the two n×n products
-    (default :func:`gram_matrices`, NumPy; ``leanbridge.numeric.gpu`` forms them on a GPU).
-    Memory: besides the weights, at most two n×n float64 matrices are alive at a time (the
-    row Gram matrix W_up W_upᵀ is turned into the collinearity summary in place, then freed).
+    W_down and W_up may be float32 (as stored): every product is formed from float64 tiles of
+    them, so the decision is the same as on float64 copies, without the copies.
+    ``gram_fn``: a function (Wd, Wu, Dg, un, eps_in) → a Gram system (:class:`GramSystem`, the
+    default :func:`form_gram`, NumPy/LAPACK; ``leanbridge.numeric.gpu`` forms and factors it
+    on a GPU). Memory, besides the weights: one n×n float64 array (G and its Cholesky factor
+    share it) plus tile-sized temporaries; only the eigen-decomposition fallbacks (singular
+    or badly conditioned G, a failed rounding certificate) take a second n×n array.
     """
     np = need("numpy", "leanbridge absorb")
     sl = need("scipy.linalg", "leanbridge absorb")
@@ -179,8 +411,7 @@ def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0,
     times: dict[str, float] = {}
     d, n = W_down.shape
     t_norm = float(np.linalg.norm(T))
-    wn = np.linalg.norm(W_down, axis=0)
-    un = np.linalg.norm(W_up, axis=1)
+    wn, un = unit_norms(np, W_down, W_up)
     terms = wn * un
     tiny = np.finfo(float).tiny
     active = np.flatnonzero(terms > tiny)
@@ -204,64 +435,73 @@ def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0,
     else:
         Wd, Wu = W_down[:, active], W_up[active]
     Dg = terms[active]
-    G, gram_up = (gram_fn or gram_matrices)(Wd, Wu)
-    # The collinearity check of nondegeneracy() needs |cos| of the rows of W_up: computed now,
-    # in place, so that the n×n row Gram matrix is not kept next to G and its factor.
-    collinear = _collinear(np, gram_up, un, eps_in) if active.size == n else None
-    del gram_up
-    G /= Dg[:, None]
-    G /= Dg[None, :]                         # Jacobi-scaled Gram: unit diagonal
+    # The collinearity check of nondegeneracy() needs |cos| of the rows of W_up: summarised
+    # tile by tile while G is formed (all units active only, as nondegeneracy() expects).
+    system = (gram_fn or form_gram)(np, Wd, Wu, Dg, un if active.size == n else None, eps_in)
     r = _projections(np, T, Wd, Wu) / Dg            # r_i = w_iᵀ T u_i / ‖R_i‖
     m = active.size
     times["gram"] = clock() - start
+    gram["device"] = system.device
 
     def residual_of(a_active) -> float:
         return _residual(np, Wd, Wu, a_active, T)
 
-    decision = _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max,
-                              tol_of, residual_of, d, m, time_limit, gram, times)
-    decision.system = (G, r, Dg, active)
-    decision.collinear = collinear
+    decision = _decide_system(np, sl, system, r, Dg, Wd, Wu, T, active, terms, t_norm,
+                              tol_max, tol_of, residual_of, d, m, time_limit, gram, times)
+    decision.collinear = system.collinear
     return decision
 
 
-def _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+def _decide_system(np, sl, system, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
                    residual_of, d, m, time_limit, gram, times) -> SDecision:
+    """Steps 1–4 of the module docstring on a Gram system; the decision's ``system`` is the
+    one left at the end (a GPU system hands over to the CPU for the eigen-decompositions)."""
+    holder = [system]
+    decision = _decide_with(np, sl, holder, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max,
+                            tol_of, residual_of, d, m, time_limit, gram, times)
+    decision.system = (holder[0], r, Dg, active)
+    return decision
+
+
+def _decide_with(np, sl, holder, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+                 residual_of, d, m, time_limit, gram, times) -> SDecision:
     clock = time.perf_counter
+    system = holder[0]
 
     def to_S(mask) -> list[int]:
         return [int(i) for i in active[np.flatnonzero(mask)]]
 
+    def on_cpu():
+        holder[0] = holder[0].on_cpu()
+        if holder[0].device != gram["device"]:
+            gram["device"] += f", then {holder[0].device} (eigen-decomposition)"
+        return holder[0]
+
     singular_reason = None
-    chol = None
+    factored = False
     rcond = None
     if m > d * d:
         singular_reason = f"n = {m} > d² = {d * d}: the {m} rank-one terms R_i live in a " \
                           f"{d * d}-dimensional space, so G is singular"
     else:
         start = clock()
-        try:
-            # ‖G‖₁ first: its |G| temporary must not coexist with G and the factor (memory)
-            anorm = float(np.abs(G).sum(axis=0).max())
-            chol = sl.cho_factor(G, lower=True, check_finite=False)
-        except np.linalg.LinAlgError:
+        rcond = system.factor()                 # in place: G stays in the other triangle
+        if rcond is None:
             singular_reason = "Cholesky failed: G is singular (degenerate weights)"
-        if chol is not None:
-            rcond, _ = sl.lapack.dpocon(chol[0], anorm, uplo="L")
-            rcond = float(rcond)
-            if not rcond > RCOND_MIN:
-                singular_reason = (f"G is numerically singular (reciprocal condition number "
-                                   f"≈ {rcond:.1e} < {RCOND_MIN:g})")
-                chol = None
+        elif not rcond > RCOND_MIN:
+            singular_reason = (f"G is numerically singular (reciprocal condition number "
+                               f"≈ {rcond:.1e} < {RCOND_MIN:g})")
+        else:
+            factored = True
         times["cholesky"] = clock() - start
     gram.update(singular=singular_reason is not None, rcond=rcond, reason=singular_reason)
 
-    if chol is not None:
+    if factored:
         start = clock()
-        b = sl.cho_solve(chol, r, check_finite=False)
-        b += sl.cho_solve(chol, r - G @ b, check_finite=False)      # one refinement step
-        g = G @ b - r
-        excess2 = max(float(g @ sl.cho_solve(chol, g, check_finite=False)), 0.0)
+        b = system.solve(r)
+        b += system.solve(r - system.matvec(b))                    # one refinement step
+        g = system.matvec(b) - r
+        excess2 = max(float(g @ system.solve(g)), 0.0)
         a = b / Dg
         # The residual² at a in Gram form, ‖T‖² − 2rᵀb + bᵀGb = ‖T‖² − rᵀb + bᵀg, with a bound
         # on its rounding error (see relaxed_distance): when even its lower end leaves the
@@ -290,8 +530,7 @@ def _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, 
                              "within the tolerance", res_S, tol_of(active[mask]), res_ls,
                              gram, times)
         start = clock()
-        lam_min = float(sl.eigh(G, eigvals_only=True, subset_by_index=[0, 0],
-                                check_finite=False)[0])
+        lam_min = on_cpu().lambda_min()
         times["certificate"] = clock() - start
         gram["lambda_min_scaled"] = lam_min
         if lam_min > 0:
@@ -304,12 +543,12 @@ def _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, 
                                  f"exceeds the tolerance", res_S, tol_max, res_ls, gram, times)
         gram["reason"] = (f"the rounding certificate does not hold (smallest eigenvalue of "
                           f"the scaled G {lam_min:.1e}); falling back to MILP")
-        return _milp(np, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+        return _milp(np, holder[0], r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
                      time_limit, gram, times, res_ls)
 
     # Singular (or badly conditioned) G: eigen-decomposition, rank-reduced system.
     start = clock()
-    lam, U = sl.eigh(G, driver="evd", check_finite=False)
+    lam, U = on_cpu().eigh()
     times["eigh"] = clock() - start
     noise = max(float(lam[-1]), 0.0) * m * _F64 * 100
     keep = lam > noise
@@ -335,23 +574,24 @@ def _decide_system(np, sl, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, 
                          "is within the tolerance", res_S, tol_of(active[mask]), res_mn,
                          gram, times)
     R = np.sqrt(lam[keep])[:, None] * U[:, keep].T                   # k×m, ‖Rb − s‖ ≤ residual
+    del U
     return _milp(np, None, None, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
                  time_limit, gram, times, res_mn, R=R, s=s)
 
 
-def _milp(np, G, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of, time_limit,
+def _milp(np, system, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of, time_limit,
           gram, times, ls_residual, R=None, s=None) -> SDecision:
     """Binary feasibility of |R D a − s| ≤ τ (ℓ∞ box ⊇ ℓ2 ball: infeasible ⇒ no S)."""
-    sl = need("scipy.linalg", "leanbridge absorb")
     opt = need("scipy.optimize", "leanbridge absorb")
     start = time.perf_counter()
     if R is None:
-        lam, U = sl.eigh(G, driver="evd", check_finite=False)
-        noise = max(float(lam[-1]), 0.0) * G.shape[0] * _F64 * 100
+        lam, U = system.eigh()
+        noise = max(float(lam[-1]), 0.0) * system.m * _F64 * 100
         keep = lam > noise
         gram["rank"] = int(keep.sum())
         s = (U[:, keep].T @ r) / np.sqrt(lam[keep])
         R = np.sqrt(lam[keep])[:, None] * U[:, keep].T
+        del U
     m = Dg.size
     # In units of ‖T‖_F, so that HiGHS's absolute feasibility tolerance (1e-7) is relative.
     A_rows = R * Dg[None, :] / t_norm
@@ -402,7 +642,8 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
     """min over a ∈ [0,1]^n of ‖W_down diag(a) W_up − T‖_F (box-constrained least squares).
 
     Solved in Gram form, bᵀGb − 2rᵀb + ‖T‖² with b_i = a_i‖w_i‖‖u_i‖ ∈ [0, ‖w_i‖‖u_i‖] (G the
-    Jacobi-scaled Gram matrix of :func:`decide_s`, reused through ``system``), by L-BFGS-B
+    Jacobi-scaled Gram matrix of :func:`decide_s`, reused through ``system`` = (its
+    :class:`GramSystem`, r, the scales, the active units)), by L-BFGS-B
     with the bounds. ``scipy.optimize.lsq_linear`` on the explicit d²×n matrix would need 14 GB
     at GPT-2 size, and on a Cholesky factor of G took 27 s there (lsmr); L-BFGS-B takes
     ~0.1 s. Zero units (R_i = 0) do not change the residual and are left out. The value
@@ -414,13 +655,12 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
     opt = need("scipy.optimize", "leanbridge absorb")
     start = time.perf_counter()
     if system is None:
-        terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+        wn, un = unit_norms(np, W_down, W_up)
+        terms = wn * un
         active = np.flatnonzero(terms > np.finfo(float).tiny)
         scale = terms[active]
         Wd, Wu = W_down[:, active], W_up[active]
-        G = (Wd.T @ Wd) * (Wu @ Wu.T)
-        G /= scale[:, None]
-        G /= scale[None, :]
+        G = form_gram(np, Wd, Wu, scale) if scale.size else None
         r = _projections(np, T, Wd, Wu) / scale
     else:
         G, r, scale, active = system
@@ -428,14 +668,14 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
             Wd, Wu = W_down, W_up
         else:
             Wd, Wu = W_down[:, active], W_up[active]
-    t2 = float(np.sum(T * T))
+    t2 = float(np.vdot(T, T))
     if scale.size == 0:
         return {"distance": math.sqrt(t2), "iterations": 0, "converged": True,
                 "seconds": time.perf_counter() - start, "a_min": 0.0, "a_max": 0.0,
                 "fractional_units": 0}
 
     def fun(b):
-        Gb = G @ b
+        Gb = G.matvec(b)
         return float(b @ Gb - 2 * r @ b + t2), 2 * (Gb - r)
 
     b0 = np.zeros_like(scale)
@@ -444,7 +684,7 @@ def relaxed_distance(W_down, W_up, T, system: tuple | None = None) -> dict:
                           options={"maxiter": 5000, "ftol": 1e-15, "gtol": 1e-12})
     a = np.clip(result.x / scale, 0.0, 1.0)
     b = a * scale
-    Gb = G @ b
+    Gb = G.matvec(b)
     square = float(b @ Gb - 2 * r @ b + t2)
     # Rounding: the scaled G_ij come from length-d dot products, |G_ij| ≤ 1, error ≲ 2dε₆₄;
     # |r_i| ≤ ‖T‖ with error ≲ dε₆₄‖T‖; the m-term sums add mε₆₄ times their magnitudes. So
@@ -487,8 +727,7 @@ def nondegeneracy(W_down, W_up, eps_in: float, gram_up=None, collinear=None) -> 
     :func:`decide_s` (``SDecision.collinear``)."""
     np = need("numpy", "leanbridge absorb")
     problems = []
-    un = np.linalg.norm(W_up, axis=1)
-    wn = np.linalg.norm(W_down, axis=0)
+    wn, un = unit_norms(np, W_down, W_up)
     zero_rows = np.flatnonzero(un == 0)
     zero_cols = np.flatnonzero(wn == 0)
     if zero_rows.size:
@@ -502,7 +741,7 @@ def nondegeneracy(W_down, W_up, eps_in: float, gram_up=None, collinear=None) -> 
             if gram_up is not None and every_row:
                 cos = gram_up
             else:
-                unit = W_up[nz]
+                unit = _f64(np, W_up[nz])
                 cos = unit @ unit.T
             collinear = _collinear(np, cos, un[nz], eps_in)
         if collinear["count"]:
@@ -531,7 +770,8 @@ def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
     d = W_down.shape[0]
     X = rng.standard_normal((points, d))
     X /= np.linalg.norm(X, axis=1, keepdims=True)
-    u_scale = float(np.median(np.linalg.norm(W_up, axis=1))) or 1.0
+    wn, un = unit_norms(np, W_down, W_up)       # in float64 (the weights may be float32)
+    u_scale = float(np.median(un)) or 1.0
     X *= (np.logspace(-3, 3, points) / u_scale)[:, None]
     skip = X if A is None else X @ A.T
     H = X @ W_up.T
@@ -542,7 +782,6 @@ def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
         H_v += v_b_up
     f = skip + sigma(H) @ W_down.T
     g = sigma(H_v) @ V_down.T
-    wn = np.linalg.norm(W_down, axis=0)
     constant = 0.0
     for bias, into in ((b_down, f), (v_b_down, g)):
         if bias is not None:
@@ -743,6 +982,7 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
                           biases=biases)
 
     if decision.found:
+        decision.system = None               # the n×n Gram array is not needed any more
         S = decision.S
         mask = np.zeros(n, dtype=bool)
         mask[S] = True

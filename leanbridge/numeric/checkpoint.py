@@ -170,15 +170,17 @@ class Checkpoint:
         shape, dtype = self._files[file].info(key)
         return TensorInfo(key, tuple(int(x) for x in shape), str(dtype), file)
 
-    def read(self, key: str, ndim: int = 2):
-        """(float64 array, machine epsilon of the stored dtype) of one tensor."""
+    def read(self, key: str, ndim: int = 2, stored: bool = False):
+        """(float64 array, machine epsilon of the stored dtype) of one tensor; with ``stored``
+        a float32 (or float16, widened) tensor stays float32 (see
+        :func:`~leanbridge.numeric.weights.to_float64`)."""
         info = self.info(key)
         label = f"tensor {key!r} ({info.file.name})"
         with self._lock:
             self.reads += 1
             if self.format == "npz":
-                return self._files[info.file].read(key, label, ndim)
-        return self._files[info.file].read(key, label, ndim)
+                return self._files[info.file].read(key, label, ndim, stored)
+        return self._files[info.file].read(key, label, ndim, stored)
 
 
 def _pick_in_directory(folder: Path) -> Path:

@@ -691,8 +691,10 @@ has no decision, 2 bad input (one line on stderr).
 @click.option("--jobs", type=int, default=1, show_default=True, metavar="N",
               help="Blocks decided at once (threads; each holds one block in memory).")
 @click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True,
-              help="cuda: form the Gram matrices on the GPU (needs torch with CUDA); the "
-                   "solve and certificate stay in float64 on the CPU.")
+              help="cuda: form the Gram matrix and solve the system on the GPU (float64; "
+                   "needs torch with CUDA); the decision, its tolerances, the direct "
+                   "residual of S and the verification stay in float64 on the CPU, and so "
+                   "do the eigen-decomposition fallbacks. Untested on a real GPU.")
 @click.option("--out", "out_dir", metavar="DIR",
               help="Write the absorbing blocks of absorbable blocks to DIR.")
 @click.option("--time-limit", "time_limit", type=float, default=30.0, show_default=True,

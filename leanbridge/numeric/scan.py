@@ -8,8 +8,9 @@ says — or without them when ``ignore_biases`` asks the bias-free question. Fam
 answer does not depend on the weights (`never`, `undetermined`, every gated layout) are
 answered without reading the weight matrices.
 
-Memory: a worker reads its block's tensors (float64 copies), decides, and drops them before
-the next block; at most ``jobs`` blocks are in memory at once. Results come back in block
+Memory: a worker reads its block's tensors (in their stored float32/float64 dtype; float16
+and bfloat16 widened to float32), decides, and drops them before the next block; at most
+``jobs`` blocks are in memory at once. Results come back in block
 order whatever the completion order, so a scan's output does not depend on ``jobs``.
 """
 
@@ -109,8 +110,10 @@ def scan_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
         result = absorb_mod.absorb_without_numerics(family, None, biases == BIASES_PRESENT)
         result.notes.append("the weight matrices are not read: the family's analysis decides")
     else:
-        W_up, eps_up = ckpt.read(spec.key("up"))
-        W_down, eps_down = ckpt.read(spec.key("down"))
+        # As stored (float32 stays float32): the decision forms its float64 products from
+        # tiles, so float64 copies of the weights would only double the block's memory.
+        W_up, eps_up = ckpt.read(spec.key("up"), stored=True)
+        W_down, eps_down = ckpt.read(spec.key("down"), stored=True)
         if spec.layout.conv1d:                  # stored in × out: views, no copies
             W_up, W_down = W_up.T, W_down.T
         result = absorb_mod.absorb(

@@ -282,11 +282,11 @@ class WeightFile:
         self._eps[key] = eps
         return out
 
-    def read(self, key: str, label: str, ndim: int = 2):
-        """(float64 copy, machine epsilon of the stored dtype) of ``key`` (see
-        :func:`to_float64`; ``label`` names the tensor in errors)."""
+    def read(self, key: str, label: str, ndim: int = 2, stored: bool = False):
+        """(float64 copy — float32 kept as is with ``stored`` —, machine epsilon of the stored
+        dtype) of ``key`` (see :func:`to_float64`; ``label`` names the tensor in errors)."""
         return to_float64(self._backend.get(key), label, ndim,
-                          getattr(self._backend, "eps", lambda k: None)(key))
+                          getattr(self._backend, "eps", lambda k: None)(key), stored)
 
     def eps(self, key: str) -> float:
         """Machine epsilon of the dtype ``key`` is stored in (after :meth:`array`)."""
@@ -325,11 +325,15 @@ class WeightFile:
 _ROLE_TEXT = {"down": "W_down (d×n)", "up": "W_up (n×d)", "skip": "a skip matrix A (d×d)"}
 
 
-def to_float64(raw, label: str, ndim: int = 2, eps: float | None = None):
+def to_float64(raw, label: str, ndim: int = 2, eps: float | None = None,
+               stored: bool = False):
     """(float64 copy of ``raw``, machine epsilon of its stored dtype), checked: ``ndim``
     dimensions (2: a matrix, 1: a bias vector), no zero dimension, a real dtype, finite.
     ``eps`` overrides the epsilon (bfloat16 arrives widened to float32). ``label`` names the
-    tensor in the one-line :class:`NumericInputError`."""
+    tensor in the one-line :class:`NumericInputError`. ``stored``: float32 and float64 arrays
+    are returned as they are (float16 widened to float32, exactly), not copied to float64 —
+    for callers that form their float64 products from tiles (``leanbridge scan``: half the
+    memory of a float32 block)."""
     np = need("numpy", "numerics on weights")
     arr = np.asarray(raw)
     what = {1: "a vector (1 dimension)", 2: "a matrix (2 dimensions)"}[ndim]
@@ -343,7 +347,12 @@ def to_float64(raw, label: str, ndim: int = 2, eps: float | None = None):
         raise NumericInputError(f"{label} has dtype {arr.dtype}; a real {kind} is needed")
     if eps is None:
         eps = float(np.finfo(arr.dtype).eps) if np.issubdtype(arr.dtype, np.floating) else 0.0
-    out = arr.astype(np.float64, copy=True)
+    if stored and arr.dtype in (np.float32, np.float64):
+        out = arr
+    elif stored and arr.dtype == np.float16:
+        out = arr.astype(np.float32)
+    else:
+        out = arr.astype(np.float64, copy=True)
     if not np.isfinite(out).all():
         raise NumericInputError(f"{label} contains NaN or infinite entries")
     return out, eps
