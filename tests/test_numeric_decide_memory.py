@@ -112,3 +112,29 @@ def test_least_squares_exit_uses_the_gram_form_and_bounds_the_true_minimum(monke
     assert calls == []                                  # no 2d²n direct residual needed
     assert decision.ls_residual <= true_min * (1 + 1e-12)     # a lower bound of the minimum
     assert decision.ls_residual == pytest.approx(true_min, rel=1e-8)
+
+
+def test_a_gram_array_lapack_cannot_factor_in_place_is_never_used_as_a_factor():
+    """Review of the one-array layout: SciPy's LAPACK works on a copy of a Fortran-ordered or
+    float32 array, so the "factor" would be G itself (a false "not absorbable" for a planted
+    S). `from_full` makes such an array C-ordered float64; the class refuses one directly."""
+    from leanbridge.numeric import absorb as A
+
+    rng = np.random.default_rng(3)
+    d, n = 5, 20
+    W_up = rng.standard_normal((n, d)) / np.sqrt(d)
+    W_down = rng.standard_normal((d, n)) / np.sqrt(n)
+    S = sorted(rng.choice(n, d, replace=False).tolist())
+    W_down[:, S] = -np.linalg.inv(W_up[S])
+
+    def fortran_gram(np_, Wd, Wu, Dg, un=None, eps_in=2.0 ** -52):
+        G = (Wd.T @ Wd) * (Wu @ Wu.T) / np.outer(Dg, Dg)
+        return A.GramSystem.from_full(np_, np.asfortranarray(G))
+
+    assert A.decide_s(W_down, W_up, -np.eye(d)).found
+    decision = A.decide_s(W_down, W_up, -np.eye(d), gram_fn=fortran_gram)
+    assert decision.found and sorted(decision.S) == S
+    with pytest.raises(ValueError, match="C-ordered float64"):
+        A.GramSystem(np.asfortranarray(np.eye(4)), np.ones(4), 1.0)
+    with pytest.raises(ValueError, match="C-ordered float64"):
+        A.GramSystem(np.eye(4, dtype=np.float32), np.ones(4), 1.0)

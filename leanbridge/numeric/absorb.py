@@ -228,6 +228,14 @@ class GramSystem:
     device = "cpu"
 
     def __init__(self, a, diag, anorm: float, collinear: dict | None = None) -> None:
+        # LAPACK and BLAS work in place on ``a.T`` only when ``a`` is C-ordered float64; on any
+        # other array SciPy would silently work on a copy, and a "factor" that never happened
+        # would be used as one (a false "not absorbable"). Refuse such an array.
+        if a.dtype != "float64" or not a.flags.c_contiguous or a.ndim != 2 \
+                or a.shape[0] != a.shape[1]:
+            raise ValueError("GramSystem needs a square C-ordered float64 array (in-place "
+                             f"LAPACK), got {a.dtype} {a.shape}, "
+                             f"C-contiguous={a.flags.c_contiguous}")
         self.a, self.diag, self.anorm, self.collinear = a, diag, anorm, collinear
         self.m = a.shape[0]
         self.state = "full"                     # full / factor / lower (upper part destroyed)
@@ -235,8 +243,9 @@ class GramSystem:
     @classmethod
     def from_full(cls, np, G, collinear: dict | None = None,
                   anorm: float | None = None) -> "GramSystem":
-        """From a full n×n float64 array (taken over, not copied), e.g. one formed on a GPU;
-        ``anorm`` = ‖G‖₁ when known."""
+        """From a full n×n float64 array (taken over, not copied, when it is C-ordered; else a
+        C-ordered float64 copy), e.g. one formed on a GPU; ``anorm`` = ‖G‖₁ when known."""
+        G = np.ascontiguousarray(G, dtype=np.float64)
         if anorm is None:
             anorm = max(float(np.abs(G[:, k:k + STRIP]).sum(axis=0).max())
                         for k in range(0, G.shape[1], STRIP))
