@@ -185,7 +185,10 @@ def read_results(path: Path | None) -> Results:
             and isinstance(r.get("verdict"), str) for r in entries):
         raise ExportError(f"{path}: 'results' must be a list of objects with 'decl' and "
                           "'verdict'")
-    if data.get("lean", {}).get("status") != "ran":
+    lean = data.get("lean", {})
+    if not isinstance(lean, dict):
+        raise ExportError(f"{path}: 'lean' must be an object (as check --json writes it)")
+    if lean.get("status") != "ran":
         return Results(report=data)
     return Results({r["decl"]: r["verdict"] for r in entries},
                    {r["decl"]: r.get("statement_hash") for r in entries}, data)

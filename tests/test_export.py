@@ -392,6 +392,8 @@ def test_unknown_format_is_a_usage_error():
     (json.dumps({"schema": "something/9"}), "not a leanbridge.check/1 report"),
     (json.dumps({"schema": "leanbridge.check/1", "lean": {"status": "ran"},
                  "results": [{"decl": 3}]}), "'results' must be a list"),
+    (json.dumps({"schema": "leanbridge.check/1", "lean": "ran", "results": []}),
+     "'lean' must be an object"),
     ("\udcff", "cannot read results file"),
 ])
 def test_results_file_that_is_not_a_report_is_refused(tmp_path, content, message):
