@@ -276,7 +276,7 @@ def family_plans(project: Path,
         if rendered is not None and relative in rendered.user:
             output = rendered.user[relative]
         else:
-            header = generated_files.parse_header(path.read_text(encoding="utf-8"))
+            header = generated_files.header_of(path)
             output = generated_files.rerender_user_file(header) if header else None
         if output is not None:
             plans.append(output.plan)

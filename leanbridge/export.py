@@ -529,8 +529,8 @@ def user_plans(project: Path) -> list[FamilyFile]:
     families_dir = project / generated_files.FAMILIES_DIR
     for path in sorted(families_dir.glob("*.lean")) if families_dir.is_dir() else []:
         try:
-            header = generated_files.parse_header(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError):
+            header = generated_files.header_of(path)
+        except OSError:
             continue
         if header is None or "family" in header.source:
             continue

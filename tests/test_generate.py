@@ -413,3 +413,21 @@ def test_user_real_degree_uses_the_rpow_theorems(project):
     assert "rw [hb, Real.mul_rpow ht.le hnn]" in text
     # linearisation holds (σ is flat) but no rule proves σ = o(z) for a real degree
     assert "(hσ : relu_three_halves =o[𝓝 0] (fun z => z))" in text
+
+
+def test_a_family_file_that_is_not_utf8_is_tampered_in_every_command(project):
+    """A damaged file (invalid UTF-8) is reported, never a traceback: generate --check and
+    check exit 1 naming it, generate refuses to overwrite it, export and graph still run."""
+    relu = project / "SkipAbsorption" / "Families" / "Relu.lean"
+    relu.write_bytes(relu.read_bytes().replace(b"rfl", b"rfl \xff", 1))
+    result = run("generate", "--check", "--project", str(project))
+    assert result.exit_code == 1, result.output
+    assert "tampered  SkipAbsorption/Families/Relu.lean (not UTF-8 text" in result.output
+    result = run("check", "--project", str(project))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "tampered" in result.output
+    result = run("generate", "--project", str(project))
+    assert result.exit_code == 2 and "Relu.lean has no leanbridge header" in result.stderr
+    for args in (("export", "--format", "json"), ("graph", "--check")):
+        result = run(*args, "--project", str(project))
+        assert result.exception is None or isinstance(result.exception, SystemExit), args

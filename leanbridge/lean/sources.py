@@ -81,7 +81,9 @@ def _namespace_at(scopes: list[tuple[str, str]]) -> str:
 
 def scan_file(path: Path, project: Path) -> list[LeanDeclaration]:
     """The declarations of one ``.lean`` file."""
-    text = strip_comments(path.read_text(encoding="utf-8"))
+    # Lean reads UTF-8 only (a file that is not fails the build); the scan goes on with the
+    # undecodable bytes replaced, so the names of the file's declarations are still found.
+    text = strip_comments(path.read_text(encoding="utf-8", errors="replace"))
     relative = path.relative_to(project).as_posix()
     events = sorted([(m.start(), "scope", m) for m in _SCOPE.finditer(text)]
                     + [(m.start(), "decl", m) for m in _DECL.finditer(text)],
@@ -180,5 +182,6 @@ def project_imports(project: Path) -> dict[str, list[str]]:
         relative = path.relative_to(project)
         if ".lake" in relative.parts:
             continue
-        found[module_name(relative.as_posix())] = imports(path.read_text(encoding="utf-8"))
+        found[module_name(relative.as_posix())] = imports(path.read_text(encoding="utf-8",
+                                                                        errors="replace"))
     return found
