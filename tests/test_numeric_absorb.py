@@ -20,6 +20,7 @@ from leanbridge.numeric.absorb import (
     decide_s,
     nondegeneracy,
     relaxed_distance,
+    tolerance,
 )
 
 
@@ -417,3 +418,316 @@ def test_every_path_times_its_steps_and_keeps_its_lower_bound(monkeypatch):
     singular = decide_s(*random_block(2, 7, 3), -np.eye(2))
     _timings_ok(singular, {"gram", "eigh", "milp"})
     assert singular.ls_residual is not None and singular.gram["rank"] == 4
+
+
+# -- the MILP itself: its cut, its limits, its exact answers (mutation survivors) ---------------
+
+def test_exclusion_cut_excludes_its_point_and_no_other():
+    from itertools import product
+
+    from leanbridge.numeric.absorb import exclusion_cut
+    points = [np.array(p, dtype=bool) for p in product([False, True], repeat=4)]
+    for mask in points:
+        row, upper = exclusion_cut(np, mask)
+        for a in points:
+            assert (row @ a.astype(float) <= upper) == (not np.array_equal(a, mask))
+        assert row @ mask.astype(float) == upper + 1
+
+
+@pytest.mark.parametrize("seed", [10, 11])
+def test_milp_proves_no_S_in_one_infeasible_solve_without_warnings(monkeypatch, seed):
+    """The box around (★) over binary a (integrality, bounds [0, 1], both sides of the box):
+    infeasible at the first solve; the options passed are ones HiGHS knows (an unknown one
+    is a RuntimeWarning)."""
+    import warnings
+    calls = spy_milp(monkeypatch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        decision = decide_s(*random_block(2, 7, seed), -np.eye(2))
+    assert calls == [(2, None)]
+    assert decision.found is False and decision.method == "milp" and decision.S == []
+    assert decision.detail == ("mixed-integer solve (HiGHS): no binary a satisfies the "
+                               "S-condition within the tolerance (infeasible)")
+    assert decision.residual is None and decision.tolerance > 0
+    assert decision.ls_residual is not None and decision.ls_residual >= 0
+    assert "milp" in decision.timings and 0 <= decision.timings["milp"] < 60
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_milp_finds_the_planted_S_in_one_solve_within_half_a_second(monkeypatch, seed):
+    W_down, W_up, S = planted(2, 7, 2, seed=seed)
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, -np.eye(2), time_limit=0.5)
+    assert len(calls) == 1 and calls[0][0] == 0
+    assert decision.found is True and decision.method == "milp" and decision.S == S
+    assert decision.detail == ("mixed-integer solve (HiGHS) found S; its residual is within "
+                               "the tolerance")
+    assert decision.residual <= decision.tolerance
+
+
+def test_milp_candidate_is_checked_against_the_tolerance_of_its_own_S(monkeypatch):
+    """The residual of S = {0,1,2} lies between τ(S) (its own units) and τ over all units: it
+    is not within the tolerance of S, so it must be cut, not accepted (brute force: no S)."""
+    from leanbridge.numeric.absorb import tolerance
+    rng = np.random.default_rng(7)
+    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    base = W_down[:, :3] @ W_up[:3]
+    t_norm = float(np.linalg.norm(base))
+    tau_S = tolerance(float(terms[:3].sum()), t_norm, F32, 6)
+    tau_all = tolerance(float(terms.sum()), t_norm, F32, 6)
+    assert tau_all > 2 * tau_S
+    D = rng.standard_normal((2, 2))
+    T = base + 0.5 * (tau_S + tau_all) * D / np.linalg.norm(D)
+    assert all_S_within_tolerance(W_down, W_up, T, F32) == []
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
+    assert calls == [(0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]), (2, None)]
+    assert decision.found is False and decision.method == "milp"
+
+
+def test_milp_time_limit_decision_exactly():
+    decision = decide_s(*random_block(2, 7, 10), -np.eye(2), time_limit=1e-9)
+    assert (decision.found, decision.S, decision.method) == (None, [], "milp-time-limit")
+    assert decision.detail == ("not found within the limit: the mixed-integer solve stopped "
+                               "after 1e-09 s without a verified S and without proving there "
+                               "is none")
+    assert decision.residual is None and decision.tolerance > 0
+    assert decision.ls_residual is not None and decision.gram["singular"] is True
+    assert 0 <= decision.timings["milp"] < 60
+
+
+def test_milp_stops_after_its_candidate_limit(monkeypatch):
+    """Candidates failing the direct check are cut one by one, at most MILP_CANDIDATES of
+    them: then no decision, said as such (not as a time limit)."""
+    from leanbridge.numeric import absorb as module
+    rng = np.random.default_rng(1)                 # the cut scenario above: one bad candidate
+    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    base = W_down[:, :3] @ W_up[:3]
+    tau = module.tolerance(float(terms.sum()), float(np.linalg.norm(base)), F32, 6)
+    D = rng.standard_normal((2, 2))
+    T = base + rng.uniform(1.0, 1.9) * tau * D / np.linalg.norm(D)
+    monkeypatch.setattr(module, "MILP_CANDIDATES", 1)
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
+    assert calls == [(0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])]
+    assert (decision.found, decision.S, decision.method) == (None, [], "milp-candidate-limit")
+    assert decision.detail == ("not found: the mixed-integer solve stopped after 1 candidate(s), "
+                               "none within the tolerance by the direct residual check, without "
+                               "a verified S and without proving there is none")
+    assert decision.residual is None and decision.tolerance > 0
+    assert decision.ls_residual is not None and 0 <= decision.timings["milp"] < 60
+    result = absorb(get_family("relu"), W_down, W_up, A=-T, eps_in=F32)
+    assert result.verdict == NO_DECISION and result.blockers == ["milp_candidates"]
+    monkeypatch.setattr(module, "MILP_CANDIDATES", 2)
+    calls.clear()
+    assert decide_s(W_down, W_up, T, eps_in=F32, time_limit=10).found is False
+    assert [status for status, _ in calls] == [0, 2]
+
+
+def test_milp_prints_nothing_at_the_file_descriptor_level(capfd):
+    """HiGHS writes its log to fd 1 when asked (`disp`): that would corrupt `absorb --json`."""
+    decision = decide_s(*random_block(2, 7, 10), -np.eye(2))
+    assert decision.method == "milp"
+    captured = capfd.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+# -- decide_s before any Gram matrix: the trivial answers, exactly --------------------------------
+
+def test_zero_target_is_decided_by_the_empty_set_exactly():
+    decision = decide_s(*random_block(3, 5, 0), np.zeros((3, 3)))
+    assert (decision.found, decision.S, decision.method) == (True, [], "trivial")
+    assert decision.detail == "T = 0: the empty set S works (no skip)"
+    assert (decision.residual, decision.tolerance, decision.ls_residual) == (0.0, 0.0, 0.0)
+    assert decision.gram == {"n": 5, "d": 3, "zero_units": 0, "active_units": 5}
+    assert decision.timings == {}
+
+
+def test_all_units_zero_and_a_nonzero_target_exactly():
+    T = -np.eye(2)
+    decision = decide_s(np.zeros((2, 4)), np.ones((4, 2)), T)
+    assert (decision.found, decision.S, decision.method) == (False, [], "trivial")
+    assert decision.detail == "every unit is zero, and T ≠ 0"
+    assert decision.residual is None and decision.ls_residual == np.sqrt(2)
+    assert decision.tolerance == tolerance(0.0, np.sqrt(2), 2.0 ** -52, 4) > 0
+    assert decision.gram == {"n": 4, "d": 2, "zero_units": 4, "active_units": 0}
+    assert decision.timings == {}
+
+
+def test_one_active_unit_among_zero_ones_and_a_target_of_norm_one():
+    """d = 1: ‖T‖ = 1 exactly, and a single active unit (w u = −1) is the S."""
+    W_down = np.array([[0.0, 2.0, 0.0]])
+    W_up = np.array([[1.0], [-0.5], [3.0]])
+    decision = decide_s(W_down, W_up, -np.eye(1))
+    assert decision.found is True and decision.S == [1]
+    assert decision.gram["zero_units"] == 2 and decision.gram["active_units"] == 1
+    assert decision.residual <= decision.tolerance
+
+
+def test_tolerance_formula_exactly():
+    eps = 2.0 ** -52
+    assert tolerance(2.0, 3.0, 1e-7, 9) == 1e-9 * 3.0 + 16.0 * (1e-7 + 3.0 * eps) * 2.0
+    assert tolerance(2.0, 3.0, 1e-7, 0) == tolerance(2.0, 3.0, 1e-7, 1) \
+        == 1e-9 * 3.0 + 16.0 * (1e-7 + eps) * 2.0
+
+
+def test_collinearity_summary_comes_with_the_gram_matrix_when_every_unit_is_active():
+    from leanbridge.numeric.absorb import _collinear
+    W_down, W_up = random_block(3, 8, 4)
+    W_up[5] = -2.0 * W_up[2]                                   # a collinear pair
+    decision = decide_s(W_down, W_up, -np.eye(3))
+    expected = _collinear(np, W_up @ W_up.T, np.linalg.norm(W_up, axis=1), 2.0 ** -52)
+    assert (decision.collinear["i"], decision.collinear["j"]) == (2, 5) \
+        == (expected["i"], expected["j"])
+    assert decision.collinear["count"] == expected["count"] == 1
+    assert abs(decision.collinear["cos"] - expected["cos"]) < 1e-12
+    W_down[:, 0] = 0.0                                         # a zero unit: not summarised
+    assert decide_s(W_down, W_up, -np.eye(3)).collinear is None
+
+
+def test_a_system_formed_elsewhere_hands_over_to_the_cpu_for_eigen_decompositions():
+    from leanbridge.numeric.absorb import GramSystem, form_gram
+
+    class Elsewhere(GramSystem):
+        device = "elsewhere"
+
+        def on_cpu(self):
+            cpu = GramSystem(self.a, self.diag, self.anorm, self.collinear)
+            cpu.state = self.state
+            return cpu
+
+    def gram_fn(*args):
+        formed = form_gram(*args)
+        system = Elsewhere(formed.a, formed.diag, formed.anorm, formed.collinear)
+        system.state = formed.state
+        return system
+
+    singular = decide_s(*random_block(2, 7, 10), -np.eye(2), gram_fn=gram_fn)
+    assert singular.gram["device"] == "elsewhere, then cpu (eigen-decomposition)"
+    W_down, W_up, S = planted(3, 8, 3, 0)
+    rounded = decide_s(W_down, W_up, -np.eye(3), gram_fn=gram_fn)
+    assert rounded.method == "rounding" and rounded.gram["device"] == "elsewhere"
+
+
+@pytest.mark.parametrize("module", ["numpy", "scipy.linalg", "scipy.optimize"])
+def test_a_missing_numeric_package_names_the_command_that_needs_it(monkeypatch, module):
+    import sys
+
+    from leanbridge.numeric.errors import MissingDependencyError
+    W_down, W_up = random_block(2, 7, 10)                     # reaches the MILP
+    monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(MissingDependencyError) as error:
+        decide_s(W_down, W_up, -np.eye(2))
+    assert str(error.value).startswith(f"leanbridge absorb needs the Python package "
+                                       f"'{module.split('.')[0]}', which is not installed")
+
+
+# -- the Cholesky path's numbers (mutation survivors) --------------------------------------------
+
+def least_squares_distance(W_down, W_up, T):
+    """min over real a of ‖Σ a_i w_i u_iᵀ − T‖_F, by NumPy's lstsq on the d²×n system."""
+    M = np.stack([np.outer(W_down[:, i], W_up[i]).ravel() for i in range(W_down.shape[1])], 1)
+    a = np.linalg.lstsq(M, T.ravel(), rcond=None)[0]
+    return float(np.linalg.norm(M @ a - T.ravel()))
+
+
+def count_direct_residuals(monkeypatch):
+    from leanbridge.numeric import absorb as module
+    calls = []
+    real = module._residual
+
+    def residual(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, "_residual", residual)
+    return calls
+
+
+@pytest.mark.parametrize("d, n, seed", [(4, 12, 3), (5, 20, 1), (6, 30, 2)])
+def test_generic_weights_exit_at_the_gram_form_least_squares_bound(monkeypatch, d, n, seed):
+    """The reported least-squares residual is the true minimum (lstsq on the vectorised
+    system), reached without a single direct residual (the documented fast exit)."""
+    W_down, W_up = random_block(d, n, seed)
+    T = -np.eye(d)
+    calls = count_direct_residuals(monkeypatch)
+    decision = decide_s(W_down, W_up, T)
+    assert decision.method == "least-squares" and decision.found is False
+    assert calls == []
+    expected = least_squares_distance(W_down, W_up, T)
+    assert abs(decision.ls_residual - expected) <= 1e-9 * np.sqrt(d)
+    assert decision.detail == (f"no real a solves the S-condition: the least-squares residual "
+                               f"{decision.ls_residual:.3e} exceeds the tolerance "
+                               f"{decision.tolerance:.1e}")
+
+
+def test_rounding_reports_the_tolerance_of_its_own_S():
+    W_down, W_up, S = planted(3, 8, 3, 0)
+    decision = decide_s(W_down, W_up, -np.eye(3))
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    assert decision.method == "rounding" and decision.S == S
+    assert decision.tolerance == tolerance(float(terms[S].sum()), np.sqrt(3), 2.0 ** -52, 8)
+
+
+def near_miss(d, n, seed):
+    """T at distance ½(τ(S) + τ(all units)) from W_down[:,S] W_up[S,:], S = {0, 1, 2}: within the
+    tolerance of all units, not within that of S (brute force: no S at all)."""
+    rng = np.random.default_rng(seed)
+    W_down, W_up = rng.standard_normal((d, n)), rng.standard_normal((n, d))
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    base = W_down[:, :3] @ W_up[:3]
+    t_norm = float(np.linalg.norm(base))
+    tau_S = tolerance(float(terms[:3].sum()), t_norm, F32, n)
+    tau_all = tolerance(float(terms.sum()), t_norm, F32, n)
+    D = rng.standard_normal((d, d))
+    T = base + 0.5 * (tau_S + tau_all) * D / np.linalg.norm(D)
+    assert tau_all > 1.5 * tau_S and all_S_within_tolerance(W_down, W_up, T, F32) == []
+    return W_down, W_up, T
+
+
+@pytest.mark.parametrize("d, n, seed, path", [(3, 6, 7, "rounding-certificate"),
+                                              (2, 6, 7, "milp")])
+def test_a_rounded_S_is_held_to_its_own_tolerance(d, n, seed, path):
+    """Cholesky path (n ≤ d²) and singular path (n > d²): the rounding of the real solution is
+    S = {0, 1, 2}, whose residual exceeds τ(S): rejected, then no S is proved."""
+    W_down, W_up, T = near_miss(d, n, seed)
+    decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
+    assert decision.found is False and decision.method == path
+
+
+def test_rounding_certificate_is_scale_invariant():
+    """Scaling W_down and W_up by 10 (T by 100) changes no decision: the certificate's bound
+    is in the scaled coordinates of G (‖w_i‖‖u_i‖ a_i)."""
+    W_down, W_up = random_block(3, 9, 0)
+    base = decide_s(W_down, W_up, -np.eye(3))
+    scaled = decide_s(10 * W_down, 10 * W_up, -100 * np.eye(3))
+    assert base.method == scaled.method == "rounding-certificate"
+    assert base.found is scaled.found is False
+
+
+def test_singular_gram_least_squares_exit_exactly():
+    """Two identical units (G singular, m ≤ d²): eigen-decomposition, T outside the span."""
+    W_down, W_up = random_block(3, 5, 0)
+    W_down[:, 4], W_up[4] = W_down[:, 3], W_up[3]
+    decision = decide_s(W_down, W_up, -np.eye(3))
+    assert decision.gram["singular"] is True
+    assert decision.gram["reason"] == "Cholesky failed: G is singular (degenerate weights)"
+    assert decision.method == "least-squares" and decision.found is False
+    assert decision.gram["rank"] == 4
+    assert decision.detail.startswith("no real a solves the S-condition: T is at distance ≥ ")
+    assert abs(decision.ls_residual - least_squares_distance(W_down, W_up, -np.eye(3))) < 1e-9
+    _timings_ok(decision, {"gram", "cholesky", "eigh"})
+
+
+def test_numerically_singular_gram_says_so():
+    """Two units 1e-6 apart: Cholesky succeeds, but rcond < RCOND_MIN sends the decision to the
+    eigen-decomposition, with that reason."""
+    W_down, W_up = random_block(3, 5, 0)
+    W_down[:, 4], W_up[4] = W_down[:, 3], W_up[3] + 1e-6
+    decision = decide_s(W_down, W_up, -np.eye(3))
+    assert decision.gram["singular"] is True and decision.gram["rcond"] is not None
+    assert decision.gram["reason"] == (f"G is numerically singular (reciprocal condition "
+                                       f"number ≈ {decision.gram['rcond']:.1e} < 1e-10)")
+    assert "eigh" in decision.timings

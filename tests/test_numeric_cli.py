@@ -225,3 +225,17 @@ def test_importing_the_commands_does_not_import_numpy():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["False", "False"]
+
+
+def test_json_stdout_of_a_milp_decision_is_one_json_document(tmp_path):
+    """The MILP runs inside this process (HiGHS, C++): whatever it could print at the file
+    descriptor level would corrupt `--json`. A real process, so that fd 1 is what is read."""
+    rng = np.random.default_rng(10)
+    np.savez(tmp_path / "small.npz", W_down=rng.standard_normal((2, 7)),
+             W_up=rng.standard_normal((7, 2)))
+    command = [sys.executable, "-m", "leanbridge", "absorb", str(tmp_path / "small.npz"),
+               "--activation", "relu", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["decision"]["method"] == "milp"

@@ -415,7 +415,7 @@ def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0,
     or badly conditioned G, a failed rounding certificate) take a second n×n array.
     """
     np = need("numpy", "leanbridge absorb")
-    sl = need("scipy.linalg", "leanbridge absorb")
+    need("scipy.linalg", "leanbridge absorb")    # the factor and solves of the Gram system
     clock = time.perf_counter
     times: dict[str, float] = {}
     d, n = W_down.shape
@@ -455,24 +455,24 @@ def decide_s(W_down, W_up, T, eps_in: float = _F64, time_limit: float = 30.0,
     def residual_of(a_active) -> float:
         return _residual(np, Wd, Wu, a_active, T)
 
-    decision = _decide_system(np, sl, system, r, Dg, Wd, Wu, T, active, terms, t_norm,
+    decision = _decide_system(np, system, r, Dg, Wd, Wu, T, active, t_norm,
                               tol_max, tol_of, residual_of, d, m, time_limit, gram, times)
     decision.collinear = system.collinear
     return decision
 
 
-def _decide_system(np, sl, system, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+def _decide_system(np, system, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of,
                    residual_of, d, m, time_limit, gram, times) -> SDecision:
     """Steps 1–4 of the module docstring on a Gram system; the decision's ``system`` is the
     one left at the end (a GPU system hands over to the CPU for the eigen-decompositions)."""
     holder = [system]
-    decision = _decide_with(np, sl, holder, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max,
+    decision = _decide_with(np, holder, r, Dg, Wd, Wu, T, active, t_norm, tol_max,
                             tol_of, residual_of, d, m, time_limit, gram, times)
     decision.system = (holder[0], r, Dg, active)
     return decision
 
 
-def _decide_with(np, sl, holder, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+def _decide_with(np, holder, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of,
                  residual_of, d, m, time_limit, gram, times) -> SDecision:
     clock = time.perf_counter
     system = holder[0]
@@ -519,9 +519,7 @@ def _decide_with(np, sl, holder, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_ma
         square = t_norm * t_norm - float(r @ b) + float(b @ g)
         error = 4 * (d + m) * _F64 * (float(np.abs(b).sum()) + t_norm) ** 2
         lower = math.sqrt(max(square - error - excess2, 0.0))
-        if lower > tol_max:
-            res_ls = math.sqrt(max(square, 0.0))
-        else:
+        if not lower > tol_max:
             res_ls = residual_of(a)
             lower = math.sqrt(max(res_ls * res_ls - excess2, 0.0))
         times["solve"] = clock() - start
@@ -552,7 +550,7 @@ def _decide_with(np, sl, holder, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_ma
                                  f"exceeds the tolerance", res_S, tol_max, res_ls, gram, times)
         gram["reason"] = (f"the rounding certificate does not hold (smallest eigenvalue of "
                           f"the scaled G {lam_min:.1e}); falling back to MILP")
-        return _milp(np, holder[0], r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+        return _milp(np, holder[0], r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of,
                      time_limit, gram, times, res_ls)
 
     # Singular (or badly conditioned) G: eigen-decomposition, rank-reduced system.
@@ -584,11 +582,24 @@ def _decide_with(np, sl, holder, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_ma
                          gram, times)
     R = np.sqrt(lam[keep])[:, None] * U[:, keep].T                   # k×m, ‖Rb − s‖ ≤ residual
     del U
-    return _milp(np, None, None, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of,
+    return _milp(np, None, None, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of,
                  time_limit, gram, times, res_mn, R=R, s=s)
 
 
-def _milp(np, system, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of, time_limit,
+#: How many MILP candidates may fail the direct residual check (each then excluded by a cut)
+#: before the solve stops without a decision.
+MILP_CANDIDATES = 20
+
+
+def exclusion_cut(np, mask):
+    """The cut that excludes the binary point ``mask`` and no other binary point:
+    ``Σ_{i∈mask} a_i − Σ_{i∉mask} a_i ≤ |mask| − 1``, as ``(row, upper)``. A binary ``a`` other
+    than ``mask`` either misses a unit of ``mask`` (first sum ≤ |mask| − 1) or has a unit
+    outside it (second sum ≥ 1)."""
+    return np.where(mask, 1.0, -1.0), float(mask.sum()) - 1.0
+
+
+def _milp(np, system, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of, time_limit,
           gram, times, ls_residual, R=None, s=None) -> SDecision:
     """Binary feasibility of |R D a − s| ≤ τ (ℓ∞ box ⊇ ℓ2 ball: infeasible ⇒ no S)."""
     opt = need("scipy.optimize", "leanbridge absorb")
@@ -614,8 +625,8 @@ def _milp(np, system, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of, 
             break
         constraints = [opt.LinearConstraint(A_rows, rhs - box, rhs + box)]
         for mask in cuts:      # exclude candidates that failed the direct residual check
-            row = np.where(mask, 1.0, -1.0)
-            constraints.append(opt.LinearConstraint(row[None, :], -np.inf, mask.sum() - 1))
+            row, upper = exclusion_cut(np, mask)
+            constraints.append(opt.LinearConstraint(row[None, :], -np.inf, upper))
         result = opt.milp(np.zeros(m), constraints=constraints, integrality=np.ones(m),
                           bounds=opt.Bounds(0, 1),
                           options={"time_limit": max(remaining, 0.01), "disp": False})
@@ -630,8 +641,13 @@ def _milp(np, system, r, Dg, Wd, Wu, T, active, terms, t_norm, tol_max, tol_of, 
                                  "the tolerance", res_S, tol_of(active[mask]), ls_residual,
                                  gram, times)
             cuts.append(mask)
-            if tried >= 20:
-                break
+            if tried >= MILP_CANDIDATES:
+                times["milp"] = time.perf_counter() - start
+                return SDecision(None, [], "milp-candidate-limit",
+                                 f"not found: the mixed-integer solve stopped after {tried} "
+                                 f"candidate(s), none within the tolerance by the direct "
+                                 f"residual check, without a verified S and without proving "
+                                 f"there is none", None, tol_max, ls_residual, gram, times)
             continue
         if result.status == 2:  # infeasible
             times["milp"] = time.perf_counter() - start
@@ -849,7 +865,8 @@ class AbsorbResult:
     notes: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
     #: Why a "no decision" is not "not absorbable": "biases", "necessity", "singular_skip",
-    #: "d<2", "degenerate", "time_limit", "undetermined", "verification" (empty otherwise).
+    #: "d<2", "degenerate", "time_limit", "milp_candidates", "undetermined", "verification"
+    #: (empty otherwise).
     blockers: list[str] = field(default_factory=list)
     biases: bool = False              # the block has nonzero biases (see BIAS_CAVEAT)
     V_b_up: object = None             # absorbing block's biases (when the block has biases)
@@ -1042,7 +1059,8 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
     dist = (f"distance to the nearest absorbable configuration (relaxed, a ∈ [0,1]^n) "
             f"{result.distance['distance']:.4g} (relative {result.distance['relative']:.3g})")
     if decision.found is None:
-        result.blockers = ["time_limit"]
+        result.blockers = ["milp_candidates" if decision.method == "milp-candidate-limit"
+                           else "time_limit"]
         result.summary = f"no decision: {decision.detail}; {dist}"
         return result
     blockers = []
