@@ -239,13 +239,43 @@ def all_S_within_tolerance(W_down, W_up, T, eps_in):
     """Brute force over every S: the sets whose residual is within τ(S) (small n only)."""
     from itertools import combinations
 
-    from leanbridge.numeric.absorb import tolerance
     n = W_down.shape[1]
     terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
     t_norm = float(np.linalg.norm(T))
     return [list(S) for k in range(n + 1) for S in combinations(range(n), k)
             if np.linalg.norm(W_down[:, list(S)] @ W_up[list(S)] - T)
             <= tolerance(float(terms[list(S)].sum()), t_norm, eps_in, n)]
+
+
+def near_miss(d, n, seed):
+    """T at distance ½(τ(S) + τ(all units)) from W_down[:,S] W_up[S,:], S = {0, 1, 2}: within the
+    tolerance of all units, not within that of S (brute force: no S at all)."""
+    rng = np.random.default_rng(seed)
+    W_down, W_up = rng.standard_normal((d, n)), rng.standard_normal((n, d))
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    base = W_down[:, :3] @ W_up[:3]
+    t_norm = float(np.linalg.norm(base))
+    tau_S = tolerance(float(terms[:3].sum()), t_norm, F32, n)
+    tau_all = tolerance(float(terms.sum()), t_norm, F32, n)
+    D = rng.standard_normal((d, d))
+    T = base + 0.5 * (tau_S + tau_all) * D / np.linalg.norm(D)
+    assert tau_all > 1.5 * tau_S and all_S_within_tolerance(W_down, W_up, T, F32) == []
+    return W_down, W_up, T
+
+
+def one_bad_candidate():
+    """T at distance 1–1.9 τ(all units) from W_down[:,S] W_up[S,:], S = {0, 1, 2}: the MILP's
+    box (ℓ∞, looser than the ℓ2 tolerance) admits S, whose residual is not within τ; no S is
+    (brute force)."""
+    rng = np.random.default_rng(1)
+    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    base = W_down[:, :3] @ W_up[:3]
+    tau = tolerance(float(terms.sum()), float(np.linalg.norm(base)), F32, 6)
+    D = rng.standard_normal((2, 2))
+    T = base + rng.uniform(1.0, 1.9) * tau * D / np.linalg.norm(D)
+    assert all_S_within_tolerance(W_down, W_up, T, F32) == []
+    return W_down, W_up, T
 
 
 def ill_conditioned_block():
@@ -299,15 +329,7 @@ def test_milp_candidate_failing_the_direct_residual_check_is_cut_not_accepted(mo
     """MILP's constraints are a box (ℓ∞) around (★), looser than the ℓ2 tolerance: its first
     candidate here, S = {0,1,2}, is within the box but its residual is 1.14·τ. It must be
     excluded by a cut (and the next solve is infeasible): no S, as brute force confirms."""
-    rng = np.random.default_rng(1)
-    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
-    from leanbridge.numeric.absorb import tolerance
-    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
-    base = W_down[:, :3] @ W_up[:3]
-    tau = tolerance(float(terms.sum()), float(np.linalg.norm(base)), F32, 6)
-    D = rng.standard_normal((2, 2))
-    T = base + rng.uniform(1.0, 1.9) * tau * D / np.linalg.norm(D)
-    assert all_S_within_tolerance(W_down, W_up, T, F32) == []
+    W_down, W_up, T = one_bad_candidate()
     calls = spy_milp(monkeypatch)
     decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
     assert calls[0] == (0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])   # a candidate, then…
@@ -349,24 +371,13 @@ def test_decision_records_how_it_was_reached():
     assert "eigh" in singular.timings
 
 
-def test_cholesky_failure_is_reported_as_singular():
-    W_down, W_up = random_block(3, 4, 0)
-    W_up[1], W_down[:, 1] = W_up[0], W_down[:, 0]          # two identical units: G singular
-    decision = decide_s(W_down, W_up, -np.eye(3))
-    assert decision.gram["singular"] is True
-    assert decision.gram["reason"] in (
-        "Cholesky failed: G is singular (degenerate weights)",) or \
-        decision.gram["reason"].startswith("G is numerically singular (reciprocal condition "
-                                           "number ≈ ")
-
-
 def test_tolerance_formula():
-    from leanbridge.numeric.absorb import tolerance
-    f64 = 2.0 ** -52
-    assert tolerance(2.0, 3.0, 1e-7, 4) == pytest.approx(1e-9 * 3.0 + 16 * (1e-7 + 2 * f64) * 2.0,
-                                                         rel=1e-12)
-    assert tolerance(1.0, 1.0, 0.0, 1) == pytest.approx(1e-9 + 16 * f64, rel=1e-12)
-    assert tolerance(1.0, 1.0, 0.0, 0) == tolerance(1.0, 1.0, 0.0, 1)
+    """τ = REL_TOL‖T‖ + KAPPA (ε_in + √max(n, 1) ε₆₄) Σ‖w_i‖‖u_i‖, exactly."""
+    eps = 2.0 ** -52
+    assert tolerance(2.0, 3.0, 1e-7, 9) == 1e-9 * 3.0 + 16.0 * (1e-7 + 3.0 * eps) * 2.0
+    assert tolerance(2.0, 3.0, 1e-7, 0) == tolerance(2.0, 3.0, 1e-7, 1) \
+        == 1e-9 * 3.0 + 16.0 * (1e-7 + eps) * 2.0
+    assert tolerance(1.0, 1.0, 0.0, 1) == 1e-9 + 16.0 * eps
 
 
 def test_singular_gram_least_squares_rejection():
@@ -466,20 +477,9 @@ def test_milp_finds_the_planted_S_in_one_solve_within_half_a_second(monkeypatch,
 
 
 def test_milp_candidate_is_checked_against_the_tolerance_of_its_own_S(monkeypatch):
-    """The residual of S = {0,1,2} lies between τ(S) (its own units) and τ over all units: it
-    is not within the tolerance of S, so it must be cut, not accepted (brute force: no S)."""
-    from leanbridge.numeric.absorb import tolerance
-    rng = np.random.default_rng(7)
-    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
-    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
-    base = W_down[:, :3] @ W_up[:3]
-    t_norm = float(np.linalg.norm(base))
-    tau_S = tolerance(float(terms[:3].sum()), t_norm, F32, 6)
-    tau_all = tolerance(float(terms.sum()), t_norm, F32, 6)
-    assert tau_all > 2 * tau_S
-    D = rng.standard_normal((2, 2))
-    T = base + 0.5 * (tau_S + tau_all) * D / np.linalg.norm(D)
-    assert all_S_within_tolerance(W_down, W_up, T, F32) == []
+    """The candidate S = {0,1,2} is within the tolerance of all units, not within its own
+    (brute force: no S): it must be cut, not accepted."""
+    W_down, W_up, T = near_miss(2, 6, 7)
     calls = spy_milp(monkeypatch)
     decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
     assert calls == [(0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]), (2, None)]
@@ -501,13 +501,7 @@ def test_milp_stops_after_its_candidate_limit(monkeypatch):
     """Candidates failing the direct check are cut one by one, at most MILP_CANDIDATES of
     them: then no decision, said as such (not as a time limit)."""
     from leanbridge.numeric import absorb as module
-    rng = np.random.default_rng(1)                 # the cut scenario above: one bad candidate
-    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
-    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
-    base = W_down[:, :3] @ W_up[:3]
-    tau = module.tolerance(float(terms.sum()), float(np.linalg.norm(base)), F32, 6)
-    D = rng.standard_normal((2, 2))
-    T = base + rng.uniform(1.0, 1.9) * tau * D / np.linalg.norm(D)
+    W_down, W_up, T = one_bad_candidate()
     monkeypatch.setattr(module, "MILP_CANDIDATES", 1)
     calls = spy_milp(monkeypatch)
     decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
@@ -564,13 +558,6 @@ def test_one_active_unit_among_zero_ones_and_a_target_of_norm_one():
     assert decision.found is True and decision.S == [1]
     assert decision.gram["zero_units"] == 2 and decision.gram["active_units"] == 1
     assert decision.residual <= decision.tolerance
-
-
-def test_tolerance_formula_exactly():
-    eps = 2.0 ** -52
-    assert tolerance(2.0, 3.0, 1e-7, 9) == 1e-9 * 3.0 + 16.0 * (1e-7 + 3.0 * eps) * 2.0
-    assert tolerance(2.0, 3.0, 1e-7, 0) == tolerance(2.0, 3.0, 1e-7, 1) \
-        == 1e-9 * 3.0 + 16.0 * (1e-7 + eps) * 2.0
 
 
 def test_collinearity_summary_comes_with_the_gram_matrix_when_every_unit_is_active():
@@ -669,22 +656,6 @@ def test_rounding_reports_the_tolerance_of_its_own_S():
     terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
     assert decision.method == "rounding" and decision.S == S
     assert decision.tolerance == tolerance(float(terms[S].sum()), np.sqrt(3), 2.0 ** -52, 8)
-
-
-def near_miss(d, n, seed):
-    """T at distance ½(τ(S) + τ(all units)) from W_down[:,S] W_up[S,:], S = {0, 1, 2}: within the
-    tolerance of all units, not within that of S (brute force: no S at all)."""
-    rng = np.random.default_rng(seed)
-    W_down, W_up = rng.standard_normal((d, n)), rng.standard_normal((n, d))
-    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
-    base = W_down[:, :3] @ W_up[:3]
-    t_norm = float(np.linalg.norm(base))
-    tau_S = tolerance(float(terms[:3].sum()), t_norm, F32, n)
-    tau_all = tolerance(float(terms.sum()), t_norm, F32, n)
-    D = rng.standard_normal((d, d))
-    T = base + 0.5 * (tau_S + tau_all) * D / np.linalg.norm(D)
-    assert tau_all > 1.5 * tau_S and all_S_within_tolerance(W_down, W_up, T, F32) == []
-    return W_down, W_up, T
 
 
 @pytest.mark.parametrize("d, n, seed, path", [(3, 6, 7, "rounding-certificate"),
