@@ -512,6 +512,7 @@ def test_milp_stops_after_its_candidate_limit(monkeypatch):
                                "a verified S and without proving there is none")
     assert decision.residual is None and decision.tolerance > 0
     assert decision.ls_residual is not None and 0 <= decision.timings["milp"] < 60
+    assert decision.gram["singular"] is True
     result = absorb(get_family("relu"), W_down, W_up, A=-T, eps_in=F32)
     assert result.verdict == NO_DECISION and result.blockers == ["milp_candidates"]
     monkeypatch.setattr(module, "MILP_CANDIDATES", 2)
@@ -572,6 +573,26 @@ def test_collinearity_summary_comes_with_the_gram_matrix_when_every_unit_is_acti
     assert abs(decision.collinear["cos"] - expected["cos"]) < 1e-12
     W_down[:, 0] = 0.0                                         # a zero unit: not summarised
     assert decide_s(W_down, W_up, -np.eye(3)).collinear is None
+    # The threshold follows the input precision: |cos| = 1 − 1e-7 is collinear for float32
+    # input (1 − 64 ε₃₂ ≈ 1 − 7.6e-6), not for float64 input (1 − 1e-12).
+    W_down, W_up = random_block(3, 8, 4)
+    W_up[5] = W_up[2] + 1e-4 * np.linalg.norm(W_up[2]) * np.array([1.0, -1.0, 0.5])
+    cos = abs(W_up[5] @ W_up[2]) / np.linalg.norm(W_up[5]) / np.linalg.norm(W_up[2])
+    assert 1 - 7e-6 < cos < 1 - 1e-11
+    assert decide_s(W_down, W_up, -np.eye(3), eps_in=F32).collinear["count"] == 1
+    assert decide_s(W_down, W_up, -np.eye(3)).collinear["count"] == 0
+
+
+def test_the_distance_reuses_the_gram_matrix_of_the_decision(monkeypatch):
+    """`absorb` forms G once: the relaxed distance of a non-absorbable block reuses the
+    decision's system (forming it again would double the cost at GPT-2 size)."""
+    from leanbridge.numeric import absorb as module
+    formed = []
+    real = module.form_gram
+    monkeypatch.setattr(module, "form_gram", lambda *a, **k: formed.append(1) or real(*a, **k))
+    result = absorb(get_family("relu"), *random_block(4, 12, 3))
+    assert result.verdict == NOT_ABSORBABLE and result.distance["distance"] > 0
+    assert formed == [1]
 
 
 def test_a_system_formed_elsewhere_hands_over_to_the_cpu_for_eigen_decompositions():
@@ -702,3 +723,38 @@ def test_numerically_singular_gram_says_so():
     assert decision.gram["reason"] == (f"G is numerically singular (reciprocal condition "
                                        f"number ≈ {decision.gram['rcond']:.1e} < 1e-10)")
     assert "eigh" in decision.timings
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_after_a_cut_the_milp_still_finds_the_S_that_works(monkeypatch, seed):
+    """Units 3–5 are a near miss of T (within the MILP's box, not within the tolerance), units
+    0–2 solve it exactly (brute force: the only S). The cut must exclude the near miss and
+    nothing else, so the next solve finds S = {0, 1, 2}."""
+    rng = np.random.default_rng(seed)
+    W_down, W_up = rng.standard_normal((2, 6)), rng.standard_normal((6, 2))
+    base = W_down[:, 3:] @ W_up[3:]
+    terms = np.linalg.norm(W_down, axis=0) * np.linalg.norm(W_up, axis=1)
+    tau = tolerance(float(terms.sum()), float(np.linalg.norm(base)), F32, 6)
+    D = rng.standard_normal((2, 2))
+    T = base + 1.5 * tau * D / np.linalg.norm(D)
+    W_down[:, :3] = T @ np.linalg.pinv(W_up[:3])
+    assert all_S_within_tolerance(W_down, W_up, T, F32) == [[0, 1, 2]]
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T, eps_in=F32, time_limit=10)
+    assert decision.found is True and decision.S == [0, 1, 2] and decision.method == "milp"
+    assert calls[-1] == (0, [1.0, 1.0, 1.0, 0.0, 0.0, 0.0])
+    assert [x for _, x in calls[:-1]] in ([], [[0.0, 0.0, 0.0, 1.0, 1.0, 1.0]])
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("shape", ["half a unit", "twice a unit"])
+def test_milp_is_over_binary_a_in_the_unit_box(monkeypatch, seed, shape):
+    """T = ½R₀ + R₁ has a real solution in [0, 1]ⁿ, T = 2R₀ an integer one in {0, 1, 2}ⁿ;
+    neither has a binary one (brute force): one solve, infeasible."""
+    W_down, W_up = random_block(2, 7, seed)
+    R = [np.outer(W_down[:, i], W_up[i]) for i in (0, 1)]
+    T = 0.5 * R[0] + R[1] if shape == "half a unit" else 2 * R[0]
+    assert all_S_within_tolerance(W_down, W_up, T, 2.0 ** -52) == []
+    calls = spy_milp(monkeypatch)
+    decision = decide_s(W_down, W_up, T)
+    assert calls == [(2, None)] and decision.found is False and decision.method == "milp"
