@@ -760,3 +760,32 @@ def test_audit_silent_failure_details(monkeypatch, tmp_path):
     assert started.axioms == {} and started.missing == set() and started.seconds == 0.5
     assert started.command[:2] == ("/bin/lake", "lean")
 
+
+
+# -- premises a theorem is stated modulo: the records and their detail, exactly -----------------
+
+def test_premise_records_carry_the_status_and_statement_of_the_covering_check():
+    from types import SimpleNamespace
+
+    from leanbridge.check import premise_records
+    hypotheses = [SimpleNamespace(binder="hσ", kind="odd", statement="∀ z, f z - f (-z) = z",
+                                  reason="no rule"),
+                  SimpleNamespace(binder="hc", kind="nonzero", statement="c ≠ 0", reason="r")]
+    plan = SimpleNamespace(family=SimpleNamespace(name="f"))
+    checks = [PremiseCheck("f", "s_condition", "f(z) - f(-z) = z", "verified", "simplify",
+                           kind="odd"),
+              PremiseCheck("g", "s_condition", "other", "failed", "simplify", kind="nonzero")]
+    records = premise_records(plan, SimpleNamespace(premise_hypotheses=hypotheses), checks)
+    assert [(r.binder, r.kind, r.statement, r.reason, r.sympy_status, r.sympy_statement)
+            for r in records] == [
+        ("hσ", "odd", "∀ z, f z - f (-z) = z", "no rule", "verified", "f(z) - f(-z) = z"),
+        ("hc", "nonzero", "c ≠ 0", "r", "unknown", "no symbolic premise check covers it")]
+
+
+def test_modulo_detail_names_every_premise_and_what_sympy_said():
+    from leanbridge.results import PremiseRecord, modulo_detail
+    premises = [PremiseRecord("hσ", "odd", "P", "r", "verified", "s"),
+                PremiseRecord("hc", "nonzero", "c ≠ 0", "r", "failed", "s")]
+    assert modulo_detail(premises) == (
+        "proved by Lean modulo hσ : P (verified by SymPy, not by Lean); "
+        "hc : c ≠ 0 (NOT verified by SymPy in this run: failed; not by Lean)")
