@@ -835,14 +835,14 @@ def test_latex_text_keeps_double_hyphens():
 
 # -- reading a check report, exactly (mutation survivors) ---------------------------------------
 
-def _report(tmp_path, **fields):
+def _check_report(tmp_path, **fields):
     path = tmp_path / "report.json"
     path.write_text(json.dumps({"schema": "leanbridge.check/1", **fields}), encoding="utf-8")
     return path
 
 
 def test_read_results_of_a_run_where_lean_ran(tmp_path):
-    results = exporter.read_results(_report(tmp_path, lean={"status": "ran"}, results=[
+    results = exporter.read_results(_check_report(tmp_path, lean={"status": "ran"}, results=[
         {"decl": "A.a", "verdict": "proved", "statement_hash": "h1"},
         {"decl": "A.b", "verdict": "error"}]))
     assert results.verdicts == {"A.a": "proved", "A.b": "error"}
@@ -855,14 +855,14 @@ def test_read_results_of_a_run_where_lean_ran(tmp_path):
 def test_read_results_without_a_lean_run_claims_nothing(tmp_path, fields):
     """A report without 'lean' (or where Lean did not run) or without 'results' is read as
     a run in which nothing was checked."""
-    results = exporter.read_results(_report(tmp_path, **fields))
+    results = exporter.read_results(_check_report(tmp_path, **fields))
     assert results.verdicts == {} and results.hashes == {} and results.checked is False
 
 
 @pytest.mark.parametrize("entry", [{"decl": "A.a", "verdict": 3}, {"decl": 3, "verdict": "x"},
                                    {"verdict": "proved"}, "A.a"])
 def test_read_results_refuses_malformed_entries(tmp_path, entry):
-    path = _report(tmp_path, lean={"status": "ran"}, results=[entry])
+    path = _check_report(tmp_path, lean={"status": "ran"}, results=[entry])
     with pytest.raises(exporter.ExportError) as error:
         exporter.read_results(path)
     assert str(error.value) == (f"{path}: 'results' must be a list of objects with 'decl' and "
