@@ -573,7 +573,7 @@ def test_collinearity_summary_comes_with_the_gram_matrix_when_every_unit_is_acti
     assert abs(decision.collinear["cos"] - expected["cos"]) < 1e-12
     W_down[:, 0] = 0.0                                         # a zero unit: not summarised
     assert decide_s(W_down, W_up, -np.eye(3)).collinear is None
-    # The threshold follows the input precision: |cos| = 1 − 1e-7 is collinear for float32
+    # The threshold follows the input precision: |cos| ≈ 1 − 8e-9 is collinear for float32
     # input (1 − 64 ε₃₂ ≈ 1 − 7.6e-6), not for float64 input (1 − 1e-12).
     W_down, W_up = random_block(3, 8, 4)
     W_up[5] = W_up[2] + 1e-4 * np.linalg.norm(W_up[2]) * np.array([1.0, -1.0, 0.5])
