@@ -292,9 +292,11 @@ def write(project: Path, outputs: list[GeneratedFile], force: bool = False) -> l
         target = project / output.path
         if not target.exists():
             continue
-        header = header_of(target)
+        text = read_text(target)
+        header = None if text is None else parse_header(text)
         if header is None:
-            refusals.append(f"{output.path} has no leanbridge header (written by hand)")
+            why = "written by hand" if text is not None else "not UTF-8 text"
+            refusals.append(f"{output.path} has no leanbridge header ({why})")
         elif not header.intact and not force:
             refusals.append(f"{output.path} was edited by hand (use --force to overwrite)")
     if refusals:

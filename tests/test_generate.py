@@ -428,6 +428,7 @@ def test_a_family_file_that_is_not_utf8_is_tampered_in_every_command(project):
     assert "tampered" in result.output
     result = run("generate", "--project", str(project))
     assert result.exit_code == 2 and "Relu.lean has no leanbridge header" in result.stderr
+    assert "(not UTF-8 text)" in result.stderr
     for args in (("export", "--format", "json"), ("graph", "--check")):
         result = run(*args, "--project", str(project))
         assert result.exception is None or isinstance(result.exception, SystemExit), args
