@@ -289,11 +289,12 @@ def test_narrower_fit_has_only_the_width_control(seed):
     summary = result.summary()
     assert summary["controls"] == ["width"]
     assert result.fit("width").best_error <= EXACT
-    if seed == 1:      # a random start reaches the width control
+    # Whether a random start reaches the width control depends on the optimiser's path (it did
+    # for seed 0 with SciPy 1.17, not before): the summary must say which happened.
+    if result.fit("width").best_error_of("random") <= EXACT:
         assert summary["dichotomy"] is True
         assert "the width control reached ≤ 1e-08 from random starts" in summary["conclusion"]
     else:              # only the informed one does: said so, no dichotomy
-        assert result.fit("width").best_error_of("random") > EXACT
         assert summary["dichotomy"] is False
         assert summary["verdict"] == "the width control exact from informed starts only"
 
