@@ -250,14 +250,16 @@ def test_text_report_table_caveat_and_summary(run, tmp_path):
     header = next(line for line in out.splitlines() if line.startswith("block"))
     for column in ("d×n", "activation", "verdict", "|S| / rel. distance", "method", "seconds"):
         assert column in header
-    rows = {line.split()[0]: line for line in out.splitlines()[5:5 + BLOCKS]}
+    at = out.splitlines().index(header) + 1
+    rows = {line.split()[0]: line for line in out.splitlines()[at:at + BLOCKS]}
     assert sorted(rows) == [str(i) for i in range(BLOCKS)]
     planted = rows[str(PLANTED)].split()
     assert planted[:4] == [str(PLANTED), f"{D}×{N}", "gelu_tanh", "ABSORBABLE"]
     assert planted[4:8] == ["|S|", "=", str(D), "rounding"]
     assert rows["0"].split()[3:8] == ["no", "decision", "(biases)", "rel.", rows["0"].split()[7]]
     assert float(rows["0"].split()[7]) > 0.05 and "least-squares" in rows["0"]
-    assert (f"summary: {BLOCKS} block(s): 1 absorbable, 0 not absorbable, {BLOCKS - 1} no "
+    assert (f"summary (block level; model level: never, pre-norm): {BLOCKS} block(s): 1 "
+            f"absorbable, 0 not absorbable, {BLOCKS - 1} no "
             f"decision ({BLOCKS - 1} because of biases); absorbable: {PLANTED}") in out
 
 
