@@ -645,7 +645,8 @@ config.json (also read beside a file). Layouts, detected from the tensor names
   gptj        GPT-J: h.N.mlp.fc_in / fc_out (attention ∥ MLP, one ln_1)     pre
   bert        BERT/RoBERTa: layer.N.intermediate.dense / output.dense       post
   distilbert  DistilBERT: layer.N.ffn.lin1 / lin2                           post
-  opt         OPT: layers.N.fc1 / fc2           pre (post: do_layer_norm_before false)
+  opt         OPT: layers.N.fc1 / fc2                                       pre
+              (post when config.json has do_layer_norm_before: false)
   llama       LLaMA/Mistral/Qwen2/Gemma: N.mlp.gate_proj / up_proj /
               down_proj (gated)                                             pre
   phi3        Phi-3: N.mlp.gate_up_proj (rows: gate, then up) / down_proj

@@ -223,7 +223,7 @@ def _keys_seen(keys, room: int) -> str:
 
 
 def _refusal(head: str, keys) -> str:
-    """``head; keys seen: …`` within :data:`REFUSAL_WIDTH` characters once ``Error: `` is added."""
+    """``head; keys seen: …`` within :data:`REFUSAL_WIDTH` characters, ``Error: `` included."""
     text = f"{head}; keys seen: "
     return text + _keys_seen(keys, REFUSAL_WIDTH - len("Error: ") - len(text))
 
@@ -364,16 +364,15 @@ def _check_shapes(name: str, layout: Layout, tensors: dict[str, TensorInfo]) -> 
     up = tensors["up"].shape
     n, d = (up[1], up[0]) if layout.conv1d else up
     stored = "in × out" if layout.conv1d else "out × in"
-    expected = {"up": (n, d), "gate": (n, d), "down": (d, n),
-                "up_bias": (n,), "gate_bias": (n,), "down_bias": (d,)}
+    rows = n                            # of the stored up (and gate) tensor
     if layout.fused:                    # [2n, d]: gate rows, then up rows
         if n % 2:
             raise NumericInputError(
                 f"block {name}: the fused tensor {tensors['up'].key!r} has {n} rows, an odd "
                 f"number; {layout.name} stores gate and up as two halves of [2n, d]")
         n //= 2
-        expected.update({"up": (2 * n, d), "gate": (2 * n, d), "up_bias": (2 * n,),
-                         "gate_bias": (2 * n,)})
+    expected = {"up": (rows, d), "gate": (rows, d), "down": (d, n),
+                "up_bias": (rows,), "gate_bias": (rows,), "down_bias": (d,)}
     for role, info in tensors.items():
         want = expected[role]
         if layout.conv1d and len(want) == 2:
