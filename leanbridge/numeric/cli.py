@@ -632,7 +632,10 @@ def probe_balls(activations: tuple[str, ...], d: int | None, n: int | None,
 # --------------------------------------------------------------------------------------------
 
 SCAN_HELP = """Can any skip in this model be folded into its MLP? Decide every MLP block of a
-checkpoint as it is stored, and say what the answer means where the norm sits.
+checkpoint as it is stored.
+
+Where the normalisation sits decides what the answer means (PRE- AND POST-NORM
+below).
 
 \b
 CHECKPOINT: a .safetensors file, a sharded checkpoint (model.safetensors.index.json

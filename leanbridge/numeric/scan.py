@@ -8,6 +8,12 @@ says — or without them when ``ignore_biases`` asks the bias-free question. Fam
 answer does not depend on the weights (`never`, `undetermined`, every gated layout) are
 answered without reading the weight matrices.
 
+What a verdict means depends on where the layout's normalisation sits (``spec.norm``, recorded
+as ``norm_position``): for a post-norm block ``N(x + MLP(x))`` it is the paper's question; for a
+pre-norm block ``h + MLP(N(h))`` it is about ``z + MLP(z)`` at the MLP's own input ``z = N(h)``,
+and :mod:`~leanbridge.numeric.norm_position` gives the model-level answer ("never") and what an
+``--out`` block means (written into its metadata).
+
 Memory: a worker reads its block's tensors (in their stored float32/float64 dtype; float16
 and bfloat16 widened to float32), decides, and drops them before the next block; at most
 ``jobs`` blocks are in memory at once. Results come back in block
