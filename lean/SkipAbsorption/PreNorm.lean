@@ -42,8 +42,8 @@ theorem not_residual_eq_of_bounded_norm {d : ℕ} (hd : 0 < d)
   -- the outputs of `N` lie in a compact ball
   have hK : IsCompact (Metric.closedBall (0 : Fin d → ℝ) R) := by
     first
-    | exact isCompact_closedBall 0 R
-    | exact ProperSpace.isCompact_closedBall 0 R
+    | exact isCompact_closedBall _ _
+    | exact ProperSpace.isCompact_closedBall _ _
   have hcont : ContinuousOn (fun u => G u - F u) (Metric.closedBall (0 : Fin d → ℝ) R) := by
     first
     | fun_prop
@@ -65,11 +65,10 @@ theorem not_residual_eq_of_bounded_norm {d : ℕ} (hd : 0 < d)
       first
       | (rw [← H h]; abel; done)
       | (linear_combination -(H h); done)
-    calc ‖h‖ = ‖G (N h) - F (N h)‖ := by
-          first
-          | (rw [heq]; done)
-          | exact (congrArg (fun x => ‖x‖) heq).symm
-      _ ≤ C := hC (N h) hmem
+    have hGF : ‖G (N h) - F (N h)‖ ≤ C := hC (N h) hmem
+    first
+    | (rw [heq] at hGF; exact hGF)
+    | exact heq ▸ hGF
   -- but the constant vector `|C| + 1` has norm larger than `C`
   have hpos : (0 : ℝ) < |C| + 1 := by
     first
