@@ -74,8 +74,11 @@ theorem not_residual_eq_of_bounded_norm {d : ℕ} (hd : 0 < d)
     first
     | positivity
     | (have := abs_nonneg C; linarith)
-  have hcoord : ‖(|C| + 1 : ℝ)‖ ≤ ‖(fun _ : Fin d => |C| + 1 : Fin d → ℝ)‖ :=
-    norm_le_pi_norm (fun _ : Fin d => |C| + 1 : Fin d → ℝ) ⟨0, hd⟩
+  have hcoord : ‖(|C| + 1 : ℝ)‖ ≤ ‖(fun _ : Fin d => |C| + 1 : Fin d → ℝ)‖ := by
+    first
+    | exact norm_le_pi_norm (fun _ : Fin d => |C| + 1 : Fin d → ℝ) ⟨0, hd⟩
+    | (haveI : Nonempty (Fin d) := ⟨⟨0, hd⟩⟩
+       exact le_of_eq (pi_norm_const (|C| + 1 : ℝ)).symm)
   have hnorm : ‖(|C| + 1 : ℝ)‖ = |C| + 1 := by
     first
     | (rw [Real.norm_eq_abs, abs_of_pos hpos]; done)
