@@ -149,12 +149,12 @@ LAYOUTS: tuple[Layout, ...] = (
            norm=NormSite(PRE_NORM, _RMS, "post_attention_layernorm before the MLP: "
                          "h + MLP(post_attention_layernorm(h))")),
     Layout("t5", "T5", "layer.{k}.DenseReluDense.wi", "layer.{k}.DenseReluDense.wo",
-           norm=NormSite(PRE_NORM, _RMS, "layer.{k}.layer_norm (T5LayerNorm, an RMSNorm) "
+           norm=NormSite(PRE_NORM, _RMS, "layer.K.layer_norm (T5LayerNorm) "
                          "before the MLP: h + MLP(layer_norm(h))"),
            default_activation="relu"),
     Layout("t5-gated", "T5 v1.1 / mT5 / Flan-T5", "layer.{k}.DenseReluDense.wi_1",
            "layer.{k}.DenseReluDense.wo", gate="layer.{k}.DenseReluDense.wi_0",
-           norm=NormSite(PRE_NORM, _RMS, "layer.{k}.layer_norm (T5LayerNorm, an RMSNorm) "
+           norm=NormSite(PRE_NORM, _RMS, "layer.K.layer_norm (T5LayerNorm) "
                          "before the MLP: h + MLP(layer_norm(h))")),
 )
 _BY_NAME = {layout.name: layout for layout in LAYOUTS}

@@ -44,8 +44,8 @@ def model_level(site: NormSite) -> dict:
             "answer": PER_BLOCK,
             "question": "can the residual x + MLP(x) inside N(x + MLP(x)) be removed?",
             "text": ("post-norm: the skip and the MLP read the same x inside "
-                     f"N(x + MLP(x)) ({site.where}), so this is the paper's question, decided "
-                     "per block below; an absorbable block gives N(x + MLP(x)) = N(V(x))"),
+                     "N(x + MLP(x)), so this is the paper's question, decided per block "
+                     "below; an absorbable block gives N(x + MLP(x)) = N(V(x))"),
             "lean": [], "lean_status": None}
     bounded = (f"{site.kind} has bounded output (ε > 0, finite gain), so any continuous "
                "G(N(h)) is bounded in h while h + MLP(N(h)) is not "
