@@ -1,6 +1,9 @@
 """`leanbridge scan`: every MLP block of a checkpoint, in each stored layout (GPT-2 Conv1D,
-GPT-NeoX, BERT, OPT, LLaMA gated), sharded and not, .npz and directories with config.json;
-biases handled as documented; one-line errors (exit 2) for damaged or inconsistent inputs."""
+GPT-NeoX, BERT, OPT, LLaMA gated; T5 and gated T5, GPT-J, Phi-3 fused, DistilBERT, Falcon written
+with transformers' own tensor names and config.json keys), sharded and not, .npz and
+directories with config.json; biases handled as documented; pre-norm models answered "never"
+at model level with the Lean theorem, post-norm ones as the paper's question; one-line errors
+(exit 2) for damaged or inconsistent inputs."""
 
 import json
 import re
