@@ -19,6 +19,7 @@ import SkipAbsorption.MeasureZeroJoint
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
 import SkipAbsorption.Beyond
+import SkipAbsorption.PreNorm
 
 /-!
 # SkipAbsorption
@@ -53,6 +54,10 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   (Theorem B′), and the complete answer on the line, `d = 1` (Theorem A); and width
   (Theorem C): absorbing the skip with a wider block (`AbsorbableWithWidth`), width `n + d`
   suffices, and the rank bound `rank (1 + Wd[:,S] Wu[S,:]) + n ≤ n'`;
+* `PreNorm` (**beyond the paper**, issue 20): in a pre-norm block `h + F (N h)` the residual is
+  never a function of the normalised input `N h` — not a continuous one when `N` has bounded
+  output (`not_residual_eq_of_bounded_norm`), not any one when `N` is not injective
+  (`not_residual_eq_of_not_injective`);
 * `Audit`: `#print axioms` for every theorem.
 
 `SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from

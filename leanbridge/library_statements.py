@@ -27,6 +27,7 @@ GROUPS: dict[str, str] = {
     "even_parity": "Even activations",
     "odd_linear_parity": "Odd-linear activations: the S-condition",
     "relu_characterisation": "ReLU: the S-condition is necessary and sufficient",
+    "pre_norm": "Pre-norm blocks: the residual stream",
     "beyond_width": "Beyond the paper: width",
     "beyond_depth": "Beyond the paper: depth",
 }
@@ -122,6 +123,9 @@ _NORMED = (r"$E$ is a normed additive commutative group (for example $\mathbb{R}
 _SCALAR_STACK = (r"$d = 1$ and $F$ is a composition of residual ReLU blocks "
                  r"$x\mapsto x + \sum_i b_i\max(a_i x, 0)$ on $\mathbb{R}$ (any depth and "
                  r"widths)")
+_PRE_NORM_MAPS = (r"$N, F, G\colon\mathbb{R}^d\to\mathbb{R}^d$ (a pre-norm block computes "
+                  r"$h + F(N(h))$: the skip carries $h$, the MLP $F$ reads the normalised "
+                  r"$N(h)$)")
 _LITTLE_O = r"$\sigma(z) = o(z)$ as $z\to 0$"
 _TENDSTO = r"$g(z)\to 0$ as $z\to 0$"
 _EVEN = r"$\sigma(-z) = \sigma(z)$ for all $z\in\mathbb{R}$ ($\sigma$ is even)"
@@ -225,6 +229,21 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         r"\mathbb{R}^{d\times n}$ for which some $S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
         + _S_CONDITION.replace("{rhs}", r"-I_d")
         + r" has Lebesgue measure zero (for the product of the Lebesgue measures)"),
+    LibraryStatement(
+        "not_residual_eq_of_bounded_norm", "pre_norm", None,
+        (_PRE_NORM_MAPS, r"$d\geq 1$",
+         r"$N$ has bounded output: $\lVert N(h)\rVert\leq R$ for some $R$ and all $h$ (as "
+         r"LayerNorm and RMSNorm have, with $\varepsilon > 0$ and a finite gain)",
+         r"$F$ and $G$ are continuous"),
+        r"$h + F(N(h))\neq G(N(h))$ for some $h\in\mathbb{R}^d$: no continuous function of "
+        r"$N(h)$ absorbs the residual of a pre-norm block"),
+    LibraryStatement(
+        "not_residual_eq_of_not_injective", "pre_norm", None,
+        (_PRE_NORM_MAPS,
+         r"$N(h_1) = N(h_2)$ for some $h_1\neq h_2$ (LayerNorm forgets the mean: "
+         r"$N(h + c\mathbf{1}) = N(h)$)"),
+        r"no function $G$ at all satisfies $h + F(N(h)) = G(N(h))$ for all "
+        r"$h\in\mathbb{R}^d$"),
     LibraryStatement(
         "absorbableWithWidth_add_of_linearIndependent", "beyond_width", None,
         (_RELU, r"some $d$ rows of $W_{\mathrm{up}}$ are linearly independent"),

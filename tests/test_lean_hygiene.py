@@ -117,6 +117,9 @@ PUBLIC_THEOREMS = [
     "exists_sCondition_of_absorbableWithWidth_self",
     "le_width_of_absorbableWithWidth",
     "absorbableWithWidth_relu_iff",
+    # Beyond the paper (issue 20): pre-norm blocks
+    "not_residual_eq_of_bounded_norm",
+    "not_residual_eq_of_not_injective",
 ]
 
 DECL_RE = re.compile(

@@ -1,6 +1,9 @@
 """`leanbridge scan`: every MLP block of a checkpoint, in each stored layout (GPT-2 Conv1D,
-GPT-NeoX, BERT, OPT, LLaMA gated), sharded and not, .npz and directories with config.json;
-biases handled as documented; one-line errors (exit 2) for damaged or inconsistent inputs."""
+GPT-NeoX, BERT, OPT, LLaMA gated; T5 and gated T5, GPT-J, Phi-3 fused, DistilBERT, Falcon written
+with transformers' own tensor names and config.json keys), sharded and not, .npz and
+directories with config.json; biases handled as documented; pre-norm models answered "never"
+at model level with the Lean theorem, post-norm ones as the paper's question; one-line errors
+(exit 2) for damaged or inconsistent inputs."""
 
 import json
 import re
@@ -250,14 +253,16 @@ def test_text_report_table_caveat_and_summary(run, tmp_path):
     header = next(line for line in out.splitlines() if line.startswith("block"))
     for column in ("d×n", "activation", "verdict", "|S| / rel. distance", "method", "seconds"):
         assert column in header
-    rows = {line.split()[0]: line for line in out.splitlines()[5:5 + BLOCKS]}
+    at = out.splitlines().index(header) + 1
+    rows = {line.split()[0]: line for line in out.splitlines()[at:at + BLOCKS]}
     assert sorted(rows) == [str(i) for i in range(BLOCKS)]
     planted = rows[str(PLANTED)].split()
     assert planted[:4] == [str(PLANTED), f"{D}×{N}", "gelu_tanh", "ABSORBABLE"]
     assert planted[4:8] == ["|S|", "=", str(D), "rounding"]
     assert rows["0"].split()[3:8] == ["no", "decision", "(biases)", "rel.", rows["0"].split()[7]]
     assert float(rows["0"].split()[7]) > 0.05 and "least-squares" in rows["0"]
-    assert (f"summary: {BLOCKS} block(s): 1 absorbable, 0 not absorbable, {BLOCKS - 1} no "
+    assert (f"summary (block level; model level: never, pre-norm): {BLOCKS} block(s): 1 "
+            f"absorbable, 0 not absorbable, {BLOCKS - 1} no "
             f"decision ({BLOCKS - 1} because of biases); absorbable: {PLANTED}") in out
 
 
@@ -484,10 +489,32 @@ def test_unrecognised_layout_lists_the_keys_seen(run, tmp_path):
                                 str(tmp_path / "model.safetensors"))
     one_line_error(run(tmp_path, "--activation", "relu"), "unrecognised layout",
                    "keys seen: encoder.block.0.ffn.wi, encoder.block.0.ffn.wo")
-    one_line_error(run(tmp_path, "--layout", "t5"), "unknown layout 't5'",
-                   "gpt2, gpt-neox, bert, opt, llama")
+    one_line_error(run(tmp_path, "--layout", "mamba"), "unknown layout 'mamba'",
+                   "gpt2, gpt-neox, gptj, bert, distilbert, opt, llama, phi3, t5, t5-gated")
     one_line_error(run(tmp_path, "--layout", "opt", "--activation", "relu"),
                    "layout opt (OPT) matches no tensor", "keys seen: encoder.block.0.ffn.wi")
+
+
+def test_refusal_of_a_real_unknown_model_is_one_line_under_200_characters(run, tmp_path):
+    """A Mamba checkpoint (no MLP of a known layout): one line, under 200 characters, naming
+    the model_type from config.json and the first layer's tensor names, then how many more."""
+    tensors = {"backbone.embeddings.weight": np.ones((8, D))}
+    for i in range(24):
+        for name, shape in (("mixer.in_proj.weight", (4 * D, D)), ("mixer.out_proj.weight",
+                            (D, 2 * D)), ("mixer.A_log", (2 * D, 4)), ("norm.weight", (D,))):
+            tensors[f"backbone.layers.{i}.{name}"] = np.ones(shape)
+    safetensors_numpy.save_file(tensors, str(tmp_path / "model.safetensors"))
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "mamba", "hidden_size": D}))
+    err = one_line_error(run(tmp_path), "unrecognised layout (config.json model_type 'mamba')",
+                         "keys seen: backbone.layers.0.")
+    assert len(err) < 200, (len(err), err)
+    assert re.search(r"… \(\d+ more\)$", err), err
+    shown = err.split("keys seen: ")[1].rsplit(", … (", 1)[0].split(", ")
+    assert all(".0." in key for key in shown), shown          # the first layer's names first
+    err = one_line_error(run(tmp_path, "--layout", "t5-gated", "--activation", "gelu"),
+                         "layout t5-gated", "matches no tensor",
+                         "N.layer.{k}.DenseReluDense.wi_1.weight")
+    assert len(err) < 200, (len(err), err)
 
 
 def test_layout_override_when_names_match_several(run, tmp_path):
@@ -596,3 +623,364 @@ def test_readme_scan_example_shows_what_each_command_prints(tmp_path, monkeypatc
         result = CliRunner().invoke(main, shlex.split(command)[1:])
         assert result.exit_code == int(code), (command, result.output)
         assert _without_seconds(result.output) == _without_seconds(shown), command
+
+
+# ------------------------------------------------------------------------------------------
+# The layouts people ship, with the tensor names, shapes and config.json keys that
+# transformers' save_pretrained writes (nn.Linear stores [out, in]; biases as the models have)
+# ------------------------------------------------------------------------------------------
+
+def _planted(rng, planted):
+    """(W_up [N, D], W_down [D, N], S): W_down[:, S] W_up[S, :] = −I when ``planted``."""
+    W_up = rng.standard_normal((N, D)) / np.sqrt(D)
+    W_down = rng.standard_normal((D, N)) / np.sqrt(N)
+    S = None
+    if planted:
+        S = sorted(int(k) for k in rng.choice(N, D, replace=False))
+        W_down[:, S] = -np.linalg.inv(W_up[S])
+    return W_up, W_down, S
+
+
+def t5_model(gated=False, layers=2, planted=("encoder", 1), seed=0):
+    """A T5 (or, gated, a T5 v1.1 / mT5 / Flan-T5) encoder-decoder as T5ForConditionalGeneration
+    saves it: the MLP is ``block.N.layer.1`` in the encoder and ``layer.2`` in the decoder
+    (``layer.1`` is cross-attention there); bias-free."""
+    rng = np.random.default_rng(seed)
+    t = {"shared.weight": rng.standard_normal((32, D))}
+    S = None
+    for stack in ("encoder", "decoder"):
+        ff = 1 if stack == "encoder" else 2
+        for i in range(layers):
+            stem = f"{stack}.block.{i}."
+            for proj in "qkvo":
+                t[f"{stem}layer.0.SelfAttention.{proj}.weight"] = rng.standard_normal((D, D))
+                if stack == "decoder":
+                    t[f"{stem}layer.1.EncDecAttention.{proj}.weight"] = \
+                        rng.standard_normal((D, D))
+            if i == 0:
+                t[f"{stem}layer.0.SelfAttention.relative_attention_bias.weight"] = \
+                    rng.standard_normal((32, 2))
+            for k in range(ff + 1):
+                t[f"{stem}layer.{k}.layer_norm.weight"] = np.ones(D)
+            W_up, W_down, S_here = _planted(rng, (stack, i) == planted)
+            S = S_here or S
+            mlp = f"{stem}layer.{ff}.DenseReluDense."
+            if gated:
+                t[mlp + "wi_0.weight"] = rng.standard_normal((N, D))
+                t[mlp + "wi_1.weight"] = W_up
+            else:
+                t[mlp + "wi.weight"] = W_up
+            t[mlp + "wo.weight"] = W_down
+        t[f"{stack}.final_layer_norm.weight"] = np.ones(D)
+    proj = "gated-gelu" if gated else "relu"
+    config = {"architectures": ["T5ForConditionalGeneration"], "model_type": "t5",
+              "d_model": D, "d_ff": N, "d_kv": D // 2, "num_heads": 2, "num_layers": layers,
+              "num_decoder_layers": layers, "feed_forward_proj": proj,
+              "dense_act_fn": "gelu_new" if gated else "relu", "is_gated_act": gated,
+              "layer_norm_epsilon": 1e-06, "relative_attention_num_buckets": 32,
+              "tie_word_embeddings": not gated}
+    return t, config, S
+
+
+def gptj_model(layers=BLOCKS, planted=PLANTED, seed=0):
+    """GPT-J: ``transformer.h.N.mlp.fc_in``/``fc_out`` (nn.Linear, with biases), one ``ln_1``
+    per block for attention and MLP in parallel; n_inner null means 4·n_embd."""
+    rng = np.random.default_rng(seed)
+    t = {"transformer.wte.weight": rng.standard_normal((32, D)),
+         "transformer.ln_f.weight": np.ones(D), "transformer.ln_f.bias": np.zeros(D),
+         "lm_head.weight": rng.standard_normal((32, D)), "lm_head.bias": np.zeros(32)}
+    S = None
+    for i in range(layers):
+        stem = f"transformer.h.{i}."
+        t[stem + "ln_1.weight"], t[stem + "ln_1.bias"] = np.ones(D), np.zeros(D)
+        for proj in ("q_proj", "k_proj", "v_proj", "out_proj"):
+            t[f"{stem}attn.{proj}.weight"] = rng.standard_normal((D, D))
+        W_up, W_down, S_here = _planted(rng, i == planted)
+        S = S_here or S
+        t[stem + "mlp.fc_in.weight"], t[stem + "mlp.fc_in.bias"] = W_up, rng.standard_normal(N)
+        t[stem + "mlp.fc_out.weight"], t[stem + "mlp.fc_out.bias"] = \
+            W_down, rng.standard_normal(D)
+    assert N == 4 * D
+    config = {"architectures": ["GPTJForCausalLM"], "model_type": "gptj",
+              "activation_function": "gelu_new", "n_embd": D, "n_inner": None, "n_layer": layers,
+              "n_head": 2, "rotary_dim": 2, "layer_norm_epsilon": 1e-05}
+    return t, config, S
+
+
+def phi3_model(layers=2, seed=0):
+    """Phi-3: ``model.layers.N.mlp.gate_up_proj`` [2·intermediate_size, hidden_size] (gate
+    rows first, as ``gate, up = gate_up_proj(x).chunk(2, dim=-1)``) and ``down_proj``;
+    bias-free; returns the gate and up halves written, per layer."""
+    rng = np.random.default_rng(seed)
+    t = {"model.embed_tokens.weight": rng.standard_normal((32, D)),
+         "model.norm.weight": np.ones(D), "lm_head.weight": rng.standard_normal((32, D))}
+    halves = []
+    for i in range(layers):
+        stem = f"model.layers.{i}."
+        gate, up = rng.standard_normal((N, D)), rng.standard_normal((N, D))
+        halves.append((gate, up))
+        t[stem + "mlp.gate_up_proj.weight"] = np.concatenate([gate, up])
+        t[stem + "mlp.down_proj.weight"] = rng.standard_normal((D, N))
+        t[stem + "self_attn.qkv_proj.weight"] = rng.standard_normal((3 * D, D))
+        t[stem + "self_attn.o_proj.weight"] = rng.standard_normal((D, D))
+        t[stem + "input_layernorm.weight"] = np.ones(D)
+        t[stem + "post_attention_layernorm.weight"] = np.ones(D)
+    config = {"architectures": ["Phi3ForCausalLM"], "model_type": "phi3", "hidden_act": "silu",
+              "hidden_size": D, "intermediate_size": N, "num_hidden_layers": layers,
+              "num_attention_heads": 2, "rms_norm_eps": 1e-05}
+    return t, config, halves
+
+
+def distilbert_model(layers=BLOCKS, planted=PLANTED, seed=0):
+    """DistilBERT (post-norm): ``distilbert.transformer.layer.N.ffn.lin1``/``lin2`` with
+    biases, ``sa_layer_norm`` and ``output_layer_norm``; config keys ``dim``, ``hidden_dim``,
+    ``activation``."""
+    rng = np.random.default_rng(seed)
+    t = {"distilbert.embeddings.word_embeddings.weight": rng.standard_normal((32, D)),
+         "distilbert.embeddings.position_embeddings.weight": rng.standard_normal((16, D)),
+         "distilbert.embeddings.LayerNorm.weight": np.ones(D),
+         "distilbert.embeddings.LayerNorm.bias": np.zeros(D)}
+    S = None
+    for i in range(layers):
+        stem = f"distilbert.transformer.layer.{i}."
+        for lin in ("q_lin", "k_lin", "v_lin", "out_lin"):
+            t[f"{stem}attention.{lin}.weight"] = rng.standard_normal((D, D))
+            t[f"{stem}attention.{lin}.bias"] = np.zeros(D)
+        for norm in ("sa_layer_norm", "output_layer_norm"):
+            t[f"{stem}{norm}.weight"], t[f"{stem}{norm}.bias"] = np.ones(D), np.zeros(D)
+        W_up, W_down, S_here = _planted(rng, i == planted)
+        S = S_here or S
+        t[stem + "ffn.lin1.weight"], t[stem + "ffn.lin1.bias"] = W_up, rng.standard_normal(N)
+        t[stem + "ffn.lin2.weight"], t[stem + "ffn.lin2.bias"] = W_down, rng.standard_normal(D)
+    config = {"architectures": ["DistilBertForMaskedLM"], "model_type": "distilbert",
+              "activation": "gelu", "dim": D, "hidden_dim": N, "n_layers": layers, "n_heads": 2,
+              "max_position_embeddings": 16, "sinusoidal_pos_embds": False}
+    return t, config, S
+
+
+def falcon_model(layers=BLOCKS, planted=PLANTED, seed=0):
+    """Falcon (parallel attention, ``bias: false``): ``transformer.h.N.mlp.dense_h_to_4h``/
+    ``dense_4h_to_h`` and ``input_layernorm``; its activation is config.json ``activation``."""
+    rng = np.random.default_rng(seed)
+    t = {"transformer.word_embeddings.weight": rng.standard_normal((32, D)),
+         "transformer.ln_f.weight": np.ones(D), "transformer.ln_f.bias": np.zeros(D)}
+    S = None
+    for i in range(layers):
+        stem = f"transformer.h.{i}."
+        t[stem + "self_attention.query_key_value.weight"] = rng.standard_normal((3 * D, D))
+        t[stem + "self_attention.dense.weight"] = rng.standard_normal((D, D))
+        t[stem + "input_layernorm.weight"] = np.ones(D)
+        t[stem + "input_layernorm.bias"] = np.zeros(D)
+        W_up, W_down, S_here = _planted(rng, i == planted)
+        S = S_here or S
+        t[stem + "mlp.dense_h_to_4h.weight"], t[stem + "mlp.dense_4h_to_h.weight"] = W_up, W_down
+    config = {"architectures": ["FalconForCausalLM"], "model_type": "falcon",
+              "activation": "gelu", "hidden_size": D, "num_hidden_layers": layers,
+              "num_attention_heads": 2, "bias": False, "parallel_attn": True,
+              "new_decoder_architecture": False, "layer_norm_epsilon": 1e-05}
+    return t, config, S
+
+
+def save(folder, tensors, config, dtype=np.float32):
+    """model.safetensors and config.json, as save_pretrained leaves a directory."""
+    folder.mkdir(parents=True, exist_ok=True)
+    safetensors_numpy.save_file({k: np.ascontiguousarray(v, dtype=dtype)
+                                 for k, v in tensors.items()}, str(folder / "model.safetensors"))
+    (folder / "config.json").write_text(json.dumps(config, indent=2))
+    return folder
+
+
+def _pre_norm_answers(data, kind):
+    """A pre-norm report: model level "never" citing the Lean theorems (both for LayerNorm,
+    the bounded-output one for RMSNorm), the blocks labelled as block level."""
+    assert data["norm_position"] == "pre" and data["norm"]["kind"] == kind
+    model = data["model_level"]
+    assert model["answer"] == "never" and model["text"].startswith("never (pre-norm)")
+    lean = ["SkipAbsorption.not_residual_eq_of_bounded_norm"] + (
+        ["SkipAbsorption.not_residual_eq_of_not_injective"] if kind == "LayerNorm" else [])
+    assert model["lean"] == lean and all(name in model["text"] for name in lean)
+    assert model["lean_status"] == "not compiled: no Lean toolchain here"
+    assert "the MLP's own input z = N(h)" in data["block_level"]["question"]
+    assert "not the model's residual" in data["block_level"]["question"]
+    assert all(b["norm_position"] == "pre" for b in data["blocks"])
+
+
+def test_t5_relu_is_read_encoder_and_decoder_and_its_planted_block_found(run, tmp_path):
+    """T5: ReLU and bias-free (the paper's own setting); the decoder's MLP is layer.2."""
+    tensors, config, S = t5_model()
+    folder = save(tmp_path / "t5", tensors, config)
+    data = scan_json(run, folder, "--out", tmp_path / "out", code=0)
+    assert data["layout"]["name"] == "t5" and data["layout"]["gated"] is False
+    assert data["activation"] == {**data["activation"], "family": "relu",
+                                  "source": "config.json dense_act_fn = 'relu'"}
+    names = [b["name"] for b in data["blocks"]]
+    assert names == ["decoder.block.0", "decoder.block.1", "encoder.block.0", "encoder.block.1"]
+    keys = {b["name"]: b["keys"] for b in data["blocks"]}
+    assert keys["decoder.block.1"] == {"up": "decoder.block.1.layer.2.DenseReluDense.wi.weight",
+                                       "down": "decoder.block.1.layer.2.DenseReluDense.wo.weight"}
+    assert keys["encoder.block.0"]["up"] == "encoder.block.0.layer.1.DenseReluDense.wi.weight"
+    assert [b["verdict"] for b in data["blocks"]] == ["not_absorbable"] * 3 + ["absorbable"]
+    planted = data["blocks"][3]
+    assert planted["S"] == S and planted["biases"] == "none"
+    assert (planted["d"], planted["n"]) == (D, N)
+    _pre_norm_answers(data, "RMSNorm")
+    assert "layer_norm" in data["norm"]["where"] and data["norm"]["source"] == "the t5 layout"
+    # --out writes the block under T5's own names, and says it is the block-level block
+    from safetensors import safe_open
+
+    with safe_open(planted["written"], "np") as f:
+        assert sorted(f.keys()) == ["encoder.block.1.layer.1.DenseReluDense.wi.weight",
+                                    "encoder.block.1.layer.1.DenseReluDense.wo.weight",
+                                    "leanbridge.S"]
+        meta = f.metadata()
+    assert meta["norm_position"] == "pre"
+    assert "h + MLP(N(h)) = h - N(h) + V(N(h))" in meta["leanbridge"]
+
+
+def test_t5_config_without_activation_keys_means_relu(run, tmp_path):
+    """Older hub T5 configs (t5-small) name no activation: T5Config's default is relu."""
+    tensors, config, _ = t5_model()
+    for key in ("feed_forward_proj", "dense_act_fn", "is_gated_act"):
+        del config[key]
+    data = scan_json(run, save(tmp_path / "t5", tensors, config), code=0)
+    assert data["activation"]["family"] == "relu"
+    assert "default 'relu'" in data["activation"]["source"]
+
+
+@pytest.mark.parametrize("drop_dense_act_fn", [False, True], ids=["saved", "feed_forward_only"])
+def test_flan_t5_gated_gelu_is_never_without_reading_numbers(run, tmp_path, monkeypatch,
+                                                             drop_dense_act_fn):
+    """T5 v1.1 / mT5 / Flan-T5: wi_0 is the gate (GELU, tanh form: feed_forward_proj
+    gated-gelu means gelu_new), wi_1 the value, wo the down-projection."""
+    tensors, config, _ = t5_model(gated=True, planted=None)
+    if drop_dense_act_fn:
+        del config["dense_act_fn"]
+    folder = save(tmp_path / "flan", tensors, config, dtype=np.float16)
+    reads = []
+    real_read = checkpoint_mod.Checkpoint.read
+
+    def spy(self, key, *args, **kwargs):
+        reads.append(key)
+        return real_read(self, key, *args, **kwargs)
+
+    monkeypatch.setattr(checkpoint_mod.Checkpoint, "read", spy)
+    data = scan_json(run, folder, code=0)
+    assert reads == []
+    assert data["layout"]["name"] == "t5-gated" and data["activation"]["family"] == "geglu_tanh"
+    assert data["activation"]["source"] == ("config.json feed_forward_proj = 'gated-gelu'"
+                                            if drop_dense_act_fn else
+                                            "config.json dense_act_fn = 'gelu_new'")
+    block = data["blocks"][2]
+    assert block["keys"] == {"up": "encoder.block.0.layer.1.DenseReluDense.wi_1.weight",
+                             "gate": "encoder.block.0.layer.1.DenseReluDense.wi_0.weight",
+                             "down": "encoder.block.0.layer.1.DenseReluDense.wo.weight"}
+    assert {b["verdict"] for b in data["blocks"]} == {"not_absorbable"}
+    _pre_norm_answers(data, "RMSNorm")
+
+
+def test_gptj_parallel_block(run, tmp_path):
+    tensors, config, S = gptj_model()
+    folder = save(tmp_path / "gptj", tensors, config)
+    read = scan_json(run, folder, "--blocks", "0")
+    assert read["layout"]["name"] == "gptj" and read["activation"]["family"] == "gelu_tanh"
+    # exact GELU, bias-free question: Thm 10 decides every block
+    data = scan_json(run, folder, "--ignore-biases", "--activation", "gelu", code=0)
+    assert data["blocks"][PLANTED]["keys"]["up"] == f"transformer.h.{PLANTED}.mlp.fc_in.weight"
+    assert [b["verdict"] for b in data["blocks"]] == [
+        "absorbable" if i == PLANTED else "not_absorbable" for i in range(BLOCKS)]
+    assert data["blocks"][PLANTED]["S"] == S
+    _pre_norm_answers(data, "LayerNorm")
+    assert "ln_1" in data["norm"]["where"] and "parallel" in data["norm"]["where"]
+
+
+def test_phi3_fused_gate_up_is_split_as_transformers_chunks_it(run, tmp_path):
+    from leanbridge.numeric.checkpoint import Checkpoint
+    from leanbridge.numeric.layouts import detect_layout, find_blocks, read_weight
+
+    tensors, config, halves = phi3_model()
+    folder = save(tmp_path / "phi3", tensors, config, dtype=np.float64)
+    data = scan_json(run, folder, code=0)
+    assert data["layout"]["name"] == "phi3" and data["activation"]["family"] == "swiglu"
+    for i, block in enumerate(data["blocks"]):
+        fused = f"model.layers.{i}.mlp.gate_up_proj.weight"
+        assert block["keys"] == {"up": fused, "gate": fused,
+                                 "down": f"model.layers.{i}.mlp.down_proj.weight"}
+        assert (block["d"], block["n"]) == (D, N) and block["verdict"] == "not_absorbable"
+        assert any(f"rows 0–{N - 1} the gate, rows {N}–{2 * N - 1} the up" in note
+                   for note in block["notes"])
+    _pre_norm_answers(data, "RMSNorm")
+    ckpt = Checkpoint(folder)
+    specs = find_blocks(ckpt, detect_layout(ckpt.keys, ckpt.config))
+    for spec, (gate, up) in zip(specs, halves):
+        assert np.array_equal(read_weight(ckpt, spec, "gate")[0], gate)
+        assert np.array_equal(read_weight(ckpt, spec, "up")[0], up)
+        assert spec.nbytes == (2 * N * D + D * N) * 8          # the fused tensor counted once
+    # an odd number of rows cannot be two halves
+    tensors["model.layers.1.mlp.gate_up_proj.weight"] = np.ones((2 * N + 1, D))
+    save(tmp_path / "odd", tensors, config)
+    one_line_error(run(tmp_path / "odd"), "'model.layers.1.mlp.gate_up_proj.weight' has 49 rows",
+                   "odd number")
+
+
+def test_distilbert_is_post_norm_the_papers_question(run, tmp_path):
+    tensors, config, S = distilbert_model()
+    folder = save(tmp_path / "distilbert", tensors, config)
+    data = scan_json(run, folder, "--ignore-biases", "--out", tmp_path / "out", code=0)
+    assert data["layout"]["name"] == "distilbert"
+    assert data["activation"]["source"] == "config.json activation = 'gelu'"
+    assert data["blocks"][PLANTED]["keys"]["down"] == \
+        f"distilbert.transformer.layer.{PLANTED}.ffn.lin2.weight"
+    assert [b["verdict"] for b in data["blocks"]] == [
+        "absorbable" if i == PLANTED else "not_absorbable" for i in range(BLOCKS)]
+    assert data["blocks"][PLANTED]["S"] == S
+    assert data["norm_position"] == "post" and "output_layer_norm" in data["norm"]["where"]
+    assert data["model_level"]["answer"] == "per_block" and data["model_level"]["lean"] == []
+    assert "paper's question" in data["model_level"]["text"]
+    assert all(b["norm_position"] == "post" for b in data["blocks"])
+    from safetensors import safe_open
+
+    with safe_open(data["blocks"][PLANTED]["written"], "np") as f:
+        meta = f.metadata()
+    assert meta["norm_position"] == "post"
+    assert "remove the residual connection around this MLP" in meta["leanbridge"]
+
+
+def test_falcon_reads_its_activation_key(run, tmp_path):
+    tensors, config, S = falcon_model()
+    data = scan_json(run, save(tmp_path / "falcon", tensors, config), code=0)
+    assert data["layout"]["name"] == "gpt-neox"
+    assert data["activation"]["source"] == "config.json activation = 'gelu'"
+    assert data["activation"]["family"] == "gelu"
+    assert all(b["biases"] == "none" for b in data["blocks"])        # bias: false
+    assert data["blocks"][PLANTED]["S"] == S
+    assert data["summary"]["absorbable_blocks"] == [PLANTED]
+    _pre_norm_answers(data, "LayerNorm")
+
+
+@pytest.mark.parametrize("before, position", [(None, "pre"), (True, "pre"), (False, "post")])
+def test_opt_norm_position_follows_do_layer_norm_before(run, tmp_path, before, position):
+    folder, _, _ = write_model(tmp_path / "m", "opt", biases=False)
+    config = dict(MODELS["opt"][5])
+    if before is not None:
+        config["do_layer_norm_before"] = before
+    (folder / "config.json").write_text(json.dumps(config))
+    data = scan_json(run, folder, code=0)
+    assert data["norm_position"] == position
+    assert data["model_level"]["answer"] == ("never" if position == "pre" else "per_block")
+    assert data["norm"]["source"] == ("config.json do_layer_norm_before = false"
+                                      if before is False else "the opt layout")
+    text = run(folder).output
+    if position == "pre":
+        assert "model level: never (pre-norm)" in text
+        assert "summary (block level; model level: never, pre-norm):" in text
+    else:
+        assert "norm: post-norm, LayerNorm final_layer_norm after the sum" in text
+        assert "model level: post-norm" in text and "\nsummary: " in text
+
+
+def test_bert_text_report_says_post_norm(run, tmp_path):
+    folder, _, _ = write_model(tmp_path / "m", "bert")
+    text = run(folder, "--ignore-biases").output
+    assert "norm: post-norm, LayerNorm output.LayerNorm after the sum" in text
+    assert "each row (block level): the paper's question x + MLP(x)" in text
+    assert "never" not in text.split("each row")[0]

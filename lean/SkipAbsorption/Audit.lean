@@ -17,6 +17,7 @@ import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
 import SkipAbsorption.MeasureZeroJoint
 import SkipAbsorption.Beyond
+import SkipAbsorption.PreNorm
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -295,3 +296,7 @@ for this.
 #print axioms SkipAbsorption.le_rank_of_det_ne_zero
 #print axioms SkipAbsorption.le_width_of_absorbableWithWidth
 #print axioms SkipAbsorption.absorbableWithWidth_relu_iff
+
+-- Beyond the paper (issue 20): PreNorm.lean (pre-norm blocks: the residual is never absorbed)
+#print axioms SkipAbsorption.not_residual_eq_of_bounded_norm
+#print axioms SkipAbsorption.not_residual_eq_of_not_injective

@@ -149,6 +149,15 @@ RELU_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
 )}
 
 
+#: The pre-norm theorems (issue 20; not in the paper): a pre-norm block h + F(N(h)) never loses
+#: its residual to a function of N(h). ``scan`` cites them as the model-level answer for a
+#: pre-norm layout.
+PRE_NORM_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
+    ("bounded", "not_residual_eq_of_bounded_norm"),
+    ("not_injective", "not_residual_eq_of_not_injective"),
+)}
+
+
 @dataclass(frozen=True)
 class LeanActivation:
     """A catalog family's Lean side: its definition and premise lemmas in the library."""

@@ -634,20 +634,44 @@ def probe_balls(activations: tuple[str, ...], d: int | None, n: int | None,
 SCAN_HELP = """Can any skip in this model be folded into its MLP? Decide every MLP block of a
 checkpoint as it is stored.
 
+Where the normalisation sits decides what the answer means (PRE- AND POST-NORM
+below).
+
 \b
 CHECKPOINT: a .safetensors file, a sharded checkpoint (model.safetensors.index.json
 and its shards), an .npz, or a directory holding one of these and optionally
 config.json (also read beside a file). Layouts, detected from the tensor names
-(--layout NAME to choose):
-  gpt2      GPT-2: h.N.mlp.c_fc / c_proj (Conv1D, stored in × out: transposed)
-  gpt-neox  GPT-NeoX/Pythia: layers.N.mlp.dense_h_to_4h / dense_4h_to_h
-  bert      BERT/RoBERTa: encoder.layer.N.intermediate.dense / output.dense
-  opt       OPT: layers.N.fc1 / fc2
-  llama     LLaMA/Mistral/Qwen: layers.N.mlp.gate_proj / up_proj / down_proj
-            (gated: `never` by the theorem, answered without reading numbers)
-The activation comes from config.json (hidden_activation, hidden_act or
-activation_function: gelu_new/gelu_pytorch_tanh/gelu_fast → gelu_tanh, gelu,
-relu, silu/swish; for gated layouts the gate, silu → swiglu …) or --activation.
+(--layout NAME to choose); pre/post: where the normalisation sits:
+  gpt2        GPT-2: h.N.mlp.c_fc / c_proj (Conv1D, in × out: transposed)   pre
+  gpt-neox    GPT-NeoX/Pythia, Falcon, BLOOM: N.mlp.dense_h_to_4h /
+              dense_4h_to_h                                                 pre
+  gptj        GPT-J: h.N.mlp.fc_in / fc_out (attention ∥ MLP, one ln_1)     pre
+  bert        BERT/RoBERTa: layer.N.intermediate.dense / output.dense       post
+  distilbert  DistilBERT: layer.N.ffn.lin1 / lin2                           post
+  opt         OPT: layers.N.fc1 / fc2                                       pre
+              (post when config.json has do_layer_norm_before: false)
+  llama       LLaMA/Mistral/Qwen2/Gemma: N.mlp.gate_proj / up_proj /
+              down_proj (gated)                                             pre
+  phi3        Phi-3: N.mlp.gate_up_proj (rows: gate, then up) / down_proj
+              (gated)                                                       pre
+  t5          T5: block.N.layer.K.DenseReluDense.wi / wo (ReLU)             pre
+  t5-gated    T5 v1.1/mT5/Flan-T5: DenseReluDense.wi_0 (gate) / wi_1 / wo   pre
+Gated blocks are `never` by the paper's theorem, answered without reading
+numbers. The activation comes from config.json (hidden_activation, hidden_act,
+activation_function, dense_act_fn, activation, feed_forward_proj:
+gelu_new/gelu_pytorch_tanh/gelu_fast → gelu_tanh, gelu, relu, silu/swish; for
+gated layouts the gate, silu → swiglu …; T5 without any: relu) or --activation.
+
+\b
+PRE- AND POST-NORM. Post-norm blocks N(x + MLP(x)) (BERT, RoBERTa, DistilBERT)
+are the paper's question: the verdicts answer it. In a pre-norm block
+h + MLP(N(h)) the skip carries h while the MLP reads N(h): the model-level
+answer is "never (pre-norm)" — LayerNorm/RMSNorm have bounded output, so no
+continuous function of N(h) equals h + MLP(N(h))
+(SkipAbsorption.not_residual_eq_of_bounded_norm; LayerNorm forgets the mean,
+so no function at all: SkipAbsorption.not_residual_eq_of_not_injective; not
+compiled: no Lean toolchain here). The block verdicts are then about
+z + MLP(z) at the MLP's own input z = N(h), a skip the model does not have.
 
 \b
 Each block x ↦ x + W_down σ(W_up x + b_up) + b_down is decided as by 'leanbridge
@@ -661,14 +685,14 @@ i in S goes into the output bias), so "absorbable" is decided and constructed;
 necessity is not proven with biases, so a failed S-condition (or a `never`
 family) is reported as "no decision (biases: necessity not proven)" (exit 1)
 unless --ignore-biases asks the bias-free question x + W_down σ(W_up x).
-Normalisation layers (GPT-2's ln_2 before the MLP, BERT's LayerNorm after the
-sum) are not part of the block decided.
 
 \b
 --blocks 0,3,5-7 scans those blocks only (split a model across machines this
 way). --out DIR writes block-N.safetensors (.npz for an .npz checkpoint) for
 each absorbable block: its tensors under the checkpoint's names with the rows
-in S negated (and the biases adjusted), plus leanbridge.S.
+in S negated (and the biases adjusted), plus leanbridge.S. Post-norm: remove the
+residual around that MLP, N(x + MLP(x)) = N(V(x)). Pre-norm: V(z) = z + MLP(z)
+at z = N(h) only; the model's residual stays (h + MLP(N(h)) = h − N(h) + V(N(h))).
 
 \b
 Exit codes: 0 every block decided (absorbable or not absorbable), 1 some block
@@ -682,7 +706,8 @@ has no decision, 2 bad input (one line on stderr).
               help="Activation: a config.json name (gelu_new, relu, silu …) or a catalog "
                    "family; default: from config.json.")
 @click.option("--layout", "layout_name", metavar="NAME",
-              help="gpt2, gpt-neox, bert, opt or llama; default: detected from the names.")
+              help="gpt2, gpt-neox, gptj, bert, distilbert, opt, llama, phi3, t5 or t5-gated; "
+                   "default: detected from the names.")
 @click.option("--blocks", "blocks_text", metavar="LIST",
               help="Blocks to scan, e.g. 0,3,5-7 (default: all).")
 @click.option("--ignore-biases", is_flag=True,
@@ -723,6 +748,7 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
     from leanbridge.analysis import analyse
     from leanbridge.numeric import absorb as absorb_mod
     from leanbridge.numeric import layouts as layouts_mod
+    from leanbridge.numeric import norm_position as norm_mod
     from leanbridge.numeric import scan as scan_mod
     from leanbridge.numeric.checkpoint import Checkpoint
 
@@ -744,7 +770,8 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
         if layout_name is not None:
             layout, layout_source = layouts_mod.get_layout(layout_name), "--layout"
         else:
-            layout, layout_source = layouts_mod.detect_layout(ckpt.keys), "detected"
+            layout, layout_source = (layouts_mod.detect_layout(ckpt.keys, ckpt.config),
+                                     "detected")
         specs = layouts_mod.find_blocks(ckpt, layout)
         if blocks_text is not None:
             chosen = set(layouts_mod.parse_blocks(blocks_text, [s.index for s in specs]))
@@ -753,8 +780,9 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
             family = layouts_mod.resolve_activation(activation, layout.gated, "--activation")
             activation_source = "--activation"
         else:
-            family, activation_source = layouts_mod.activation_from_config(ckpt.config,
-                                                                          layout.gated)
+            family, activation_source = layouts_mod.activation_from_config(
+                ckpt.config, layout.gated, layout.default_activation,
+                f"{layout.name} layout's (transformers')")
         out = _scan_out_dir(out_dir)
     except NumericInputError as exc:
         raise NumericUsageError(str(exc)) from None
@@ -788,6 +816,7 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
     bias_mode = ("with_biases" if scan_mod.BIASES_PRESENT in states else
                  "ignored" if scan_mod.BIASES_IGNORED in states else "none")
     caveat = _bias_line(bias_mode, absorb_mod)
+    norm_site, norm_source = layout.norm_site(ckpt.config)
     if as_json:
         data = {
             "schema": "leanbridge.scan/1",
@@ -801,6 +830,11 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
                            "source": activation_source,
                            "analysis_verdict": analysis.verdict},
             "biases": {"mode": bias_mode, "caveat": caveat},
+            "norm_position": norm_site.position,
+            "norm": {"position": norm_site.position, "kind": norm_site.kind,
+                     "where": norm_site.where, "source": norm_source},
+            "model_level": norm_mod.model_level(norm_site),
+            "block_level": norm_mod.block_level(norm_site),
             "device": device, "jobs": jobs, "seed": seed, "time_limit_s": time_limit,
             "blocks": [r.to_dict() for r in records],
             "summary": summary,
@@ -809,7 +843,7 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
         click.echo(_dumps(data))
     else:
         click.echo(_scan_text(ckpt, layout, layout_source, family, activation_source, analysis,
-                              caveat, records, summary, jobs, device))
+                              caveat, records, summary, jobs, device, norm_site, norm_source))
     sys.exit(code)
 
 
@@ -853,9 +887,13 @@ def _scan_verdict(record) -> str:
 
 
 def _scan_text(ckpt, layout, layout_source, family, activation_source, analysis, caveat,
-               records, summary, jobs, device) -> str:
+               records, summary, jobs, device, norm_site, norm_source) -> str:
+    from leanbridge.numeric import norm_position as norm_mod
+
+    pre = norm_site.position == "pre"
     lines = [f"checkpoint: {ckpt.describe()}",
              f"layout: {layout.name} ({layout.models}; {layout.orientation}) — {layout_source}",
+             *norm_mod.text_lines(norm_site, norm_source),
              (f"activation: {family.display} ({family.name}) — {activation_source}; "
               f"analysis verdict: {analysis.verdict}"),
              f"biases: {caveat}"]
@@ -876,7 +914,9 @@ def _scan_text(ckpt, layout, layout_source, family, activation_source, analysis,
         lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
     for r in records:
         if r.written:
-            lines.append(f"block {r.index}: wrote {r.written}")
+            lines.append(f"block {r.index}: wrote {r.written}"
+                         + (" (block level: V(z) = z + MLP(z) at z = N(h); the model's "
+                            "residual stays)" if pre else ""))
     seen: set[str] = set()
     for r in records:                   # notes once each, with the blocks they concern
         for note in r.notes:
@@ -898,7 +938,8 @@ def _scan_text(ckpt, layout, layout_source, family, activation_source, analysis,
                if s["no_decision_because_of_biases"] else "")
     absorbable = (f"; absorbable: {_ranges(s['absorbable_blocks'])}"
                   if s["absorbable_blocks"] else "")
-    lines.append(f"summary: {s['blocks']} block(s): {s['absorbable']} absorbable, "
+    label = " (block level; model level: never, pre-norm)" if pre else ""
+    lines.append(f"summary{label}: {s['blocks']} block(s): {s['absorbable']} absorbable, "
                  f"{s['not_absorbable']} not absorbable, {s['no_decision']} no decision"
                  f"{because}{absorbable}; {s['seconds']:.1f} s (jobs {jobs}, {device})")
     return "\n".join(lines)

@@ -8,6 +8,12 @@ says — or without them when ``ignore_biases`` asks the bias-free question. Fam
 answer does not depend on the weights (`never`, `undetermined`, every gated layout) are
 answered without reading the weight matrices.
 
+What a verdict means depends on where the layout's normalisation sits (``spec.norm``, recorded
+as ``norm_position``): for a post-norm block ``N(x + MLP(x))`` it is the paper's question; for a
+pre-norm block ``h + MLP(N(h))`` it is about ``z + MLP(z)`` at the MLP's own input ``z = N(h)``,
+and :mod:`~leanbridge.numeric.norm_position` gives the model-level answer ("never") and what an
+``--out`` block means (written into its metadata).
+
 Memory: a worker reads its block's tensors (in their stored float32/float64 dtype; float16
 and bfloat16 widened to float32), decides, and drops them before the next block; at most
 ``jobs`` blocks are in memory at once. Results come back in block
@@ -24,6 +30,7 @@ from pathlib import Path
 from leanbridge.analysis import CONDITIONAL, analyse
 from leanbridge.families import Family
 from leanbridge.numeric import absorb as absorb_mod
+from leanbridge.numeric import norm_position
 from leanbridge.numeric.checkpoint import Checkpoint
 from leanbridge.numeric.errors import need
 from leanbridge.numeric.layouts import BlockSpec
@@ -69,6 +76,7 @@ class BlockRecord:
     written: str | None = None
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    norm_position: str | None = None   # pre / post: what the verdict means (norm_position.py)
 
     def to_dict(self) -> dict:
         return {
@@ -81,6 +89,7 @@ class BlockRecord:
             "verification_max_relative_error": self.verification_max_relative_error,
             "blockers": self.blockers, "written": self.written,
             "seconds": round(self.seconds, 6), "notes": self.notes,
+            "norm_position": self.norm_position,
         }
 
 
@@ -124,7 +133,8 @@ def scan_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
     record = BlockRecord(
         spec.index, spec.name, keys, spec.d, spec.n, spec.dtype, spec.layout.gated,
         family.name, biases, result.verdict, result.summary, result.numerics,
-        blockers=list(result.blockers), notes=notes + list(result.notes))
+        blockers=list(result.blockers), notes=notes + list(result.notes),
+        norm_position=spec.norm.position if spec.norm else None)
     if result.decision is not None:
         record.method = result.decision.method
     if result.S is not None and result.verdict == absorb_mod.ABSORBABLE:
@@ -152,16 +162,17 @@ def write_block(out_dir: Path, ckpt: Checkpoint, spec: BlockSpec, family: Family
     def stored(matrix):
         return np.ascontiguousarray((matrix.T if layout.conv1d else matrix).astype(dtype))
 
-    stem = spec.name + "."
-    arrays = {stem + layout.up + ".weight": stored(result.V_up),
-              stem + layout.down + ".weight": stored(result.V_down),
+    up, down = spec.key("up"), spec.key("down")          # the checkpoint's own names
+    arrays = {up: stored(result.V_up), down: stored(result.V_down),
               "leanbridge.S": np.asarray(result.S, dtype=np.int64)}
     if result.V_b_up is not None:
-        arrays[stem + layout.up + ".bias"] = result.V_b_up.astype(dtype)
+        arrays[up[:-len("weight")] + "bias"] = result.V_b_up.astype(dtype)
     if result.V_b_down is not None:
-        arrays[stem + layout.down + ".bias"] = result.V_b_down.astype(dtype)
-    meta = {"leanbridge": "absorbing block: this MLP without its skip connection equals the "
-                          "original MLP with it; remove the residual connection around it",
+        arrays[down[:-len("weight")] + "bias"] = result.V_b_down.astype(dtype)
+    meta = {"leanbridge": norm_position.out_meaning(spec.norm) if spec.norm else
+            "absorbing block: this MLP without its skip connection equals the original MLP "
+            "with it",
+            "norm_position": spec.norm.position if spec.norm else "unknown",
             "activation": family.name, "block": str(spec.index), "name": spec.name}
     if ckpt.format == "npz":
         target = out_dir / f"block-{spec.index}.npz"
