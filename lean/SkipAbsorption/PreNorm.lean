@@ -44,6 +44,9 @@ theorem not_residual_eq_of_bounded_norm {d : ℕ} (hd : 0 < d)
     first
     | exact isCompact_closedBall _ _
     | exact ProperSpace.isCompact_closedBall _ _
+    | (haveI : Nonempty (Fin d) := ⟨⟨0, hd⟩⟩
+       rw [closedBall_pi' (0 : Fin d → ℝ) R]
+       exact isCompact_univ_pi fun _ => isCompact_closedBall _ _)
   have hcont : ContinuousOn (fun u => G u - F u) (Metric.closedBall (0 : Fin d → ℝ) R) := by
     first
     | fun_prop
@@ -82,10 +85,14 @@ theorem not_residual_eq_of_bounded_norm {d : ℕ} (hd : 0 < d)
   have hnorm : ‖(|C| + 1 : ℝ)‖ = |C| + 1 := by
     first
     | (rw [Real.norm_eq_abs, abs_of_pos hpos]; done)
+    | exact Real.norm_of_nonneg hpos.le
     | (simp only [Real.norm_eq_abs, abs_of_pos hpos]; done)
   have hC' := hbound (fun _ : Fin d => |C| + 1)
   have hle := le_abs_self C
-  linarith
+  first
+  | linarith
+  | exact lt_irrefl C (lt_of_lt_of_le (lt_of_le_of_lt hle (lt_add_one _))
+      (le_trans (le_of_eq hnorm.symm) (le_trans hcoord hC')))
 
 /-- **Pre-norm, non-injective normalisation.** If `N` sends two different inputs to the same
 point, no function `G` of `N h` (continuous or not) equals `h + F (N h)` for all `h`. -/
