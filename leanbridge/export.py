@@ -40,6 +40,7 @@ from leanbridge import __version__
 from leanbridge import beyond as beyond_data
 from leanbridge import generate as generated_files
 from leanbridge.analysis import minus_inverse_identity
+from leanbridge.atomic import atomic_write
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
 from leanbridge.lean.project import read_pins
@@ -47,11 +48,14 @@ from leanbridge.lean.sources import scan_project
 from leanbridge.library_statements import (
     BEYOND_GROUPS,
     BY_NAME,
+    GROUP_NOTES,
     GROUPS,
     LIBRARY_STATEMENTS,
+    MATHLIB_FACTS,
     NOTATION,
     LibraryStatement,
     definition_note,
+    node_text,
 )
 from leanbridge.render import (
     Declaration,
@@ -59,6 +63,7 @@ from leanbridge.render import (
     PremiseHypothesis,
     build_family_file,
     new_environment,
+    templates_dir,
 )
 from leanbridge.results import PROVED_MODULO_PREMISE, statement_hash
 from leanbridge.typeset import activation_latex
@@ -89,6 +94,17 @@ _SHAPES = (
     ("_absorbable_of_sCondition", "s_condition"),
 )
 
+
+#: What a family theorem of each shape says, in plain words (its title).
+SHAPE_TITLES = {
+    "degree": "no skip A ≠ 0 is absorbed",
+    "identity": "the identity skip is not absorbed",
+    "invertible": "no invertible skip is absorbed",
+    "stack": "residual stacks are not residual-free stacks",
+    "even": "the identity skip is not absorbed",
+    "even_nonzero": "no skip A ≠ 0 is absorbed",
+    "s_condition": "the S-condition gives an absorbing block",
+}
 
 def shape_of(declaration: Declaration) -> str:
     for suffix, shape in _SHAPES:
@@ -139,8 +155,8 @@ def premise_latex(hypothesis: PremiseHypothesis, plan: FamilyFile) -> str:
         return (rf"${s}(tz) = t^{{{k}}}\,{s}(z)$ for all $t > 0$ and $z\in\mathbb{{R}}$")
     if kind == library.LITTLE_O:
         return rf"${s}(z) = o(z)$ as $z\to 0$"
-    if kind == library.TENDSTO:
-        return rf"${s}(z)\to 0$ as $z\to 0$"
+    if kind == library.TENDSTO:      # Tendsto g (𝓝 0) (𝓝 0): the filter is not punctured
+        return rf"${s}$ is continuous at $0$ and ${s}(0) = 0$"
     if kind == "nonzero":
         return rf"${activation_latex(facts.odd_coefficient)}\neq 0$"
     raise ExportError(f"no typeset form for the premise kind {kind!r}")
@@ -241,6 +257,19 @@ class Statement:
     @property
     def label(self) -> str:
         return "thm:" + self.declaration.name.replace("_", "-")
+
+    @property
+    def title(self) -> str:
+        """What the theorem says, then its argument and the paper's reference (plain text):
+        "ReLU²: no skip A ≠ 0 is absorbed (degree argument; paper Prop 5)"."""
+        argument = self.declaration.argument.replace("_", " ") + " argument"
+        paper = f"; paper {self.declaration.paper}" if self.declaration.paper else ""
+        return f"{self.family.display}: {SHAPE_TITLES[self.shape]} ({argument}{paper})"
+
+    @property
+    def node_label(self) -> str:
+        """The blueprint label: the graph shows "ReLU² — no skip A ≠ 0 is absorbed"."""
+        return "thm:" + node_text(f"{self.family.display} — {SHAPE_TITLES[self.shape]}")
 
     @property
     def activation_latex(self) -> str:
@@ -374,6 +403,11 @@ class FamilyRow:
     @property
     def label(self) -> str:
         return "def:" + self.family.name.replace("_", "-")
+
+    @property
+    def node_label(self) -> str:
+        """The blueprint label of the family's definition: "def:ReLU² (relu2)"."""
+        return "def:" + node_text(f"{self.family.display} ({self.family.name})")
 
     @property
     def note(self) -> str | None:
@@ -659,9 +693,30 @@ def latex_text(text: str) -> str:
     return "".join(out)
 
 
+#: The formats ``per_family`` applies to (JSON and the blueprint always hold every theorem).
+PER_FAMILY_FORMATS = ("latex", "markdown")
+#: The formats with labels that ``label_prefix`` applies to.
+LABEL_FORMATS = ("latex", "blueprint")
+_LABEL_PREFIX = re.compile(r"[A-Za-z0-9:.-]*")
+
+
 def render(fmt: str, data: Export, project: Path, per_family: bool = False,
-           fragment: bool = False) -> str:
-    """The export in ``fmt`` (one of :data:`FORMATS`)."""
+           fragment: bool = False, label_prefix: str = "") -> str:
+    """The export in ``fmt`` (one of :data:`FORMATS`).
+
+    ``label_prefix`` goes before every ``\\label`` and ``\\ref`` of the LaTeX and blueprint
+    exports (``lb:`` gives ``lb:thm:arg-degree``), so that they cannot collide with a host
+    paper's labels. Raises :class:`ExportError` for an option the format does not have.
+    """
+    if per_family and fmt not in PER_FAMILY_FORMATS:
+        raise ExportError(f"--per-family applies to --format latex and markdown only ({fmt} "
+                          "always carries every family theorem)")
+    if label_prefix and fmt not in LABEL_FORMATS:
+        raise ExportError(f"--label-prefix applies to --format latex and blueprint only "
+                          f"({fmt} has no labels)")
+    if _LABEL_PREFIX.fullmatch(label_prefix) is None:
+        raise ExportError(f"--label-prefix {label_prefix!r}: use letters, digits, ':', '.' "
+                          "and '-' only")
     pins = _pins(project)
     report = data.results.report
     if fmt == "json":
@@ -671,6 +726,8 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
             "check_started_at": report.get("started_at") if report else None,
             "ignored_stale": data.stale,
             "notation": NOTATION,
+            "group_notes": {key: GROUP_NOTES[key] for key, _, _ in data.groups
+                            if key in GROUP_NOTES},
             "library": [{**row.statement.to_dict(), "status": row.status}
                         for row in data.library],
             "families": [{"family": row.family.name, "display": row.family.display,
@@ -680,18 +737,73 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
                           "definition_note": row.note, "status": row.status,
                           "premises": [p.to_dict() for p in row.premises]}
                          for row in data.families],
-            "statements": [s.to_dict() for s in data.statements],
+            "statements": [{**s.to_dict(), "title": s.title} for s in data.statements],
             "beyond_the_paper": None if data.beyond is None
             else data.beyond.to_dict(data.beyond_library),
         }, indent=2, ensure_ascii=False) + "\n"
     env = new_environment()
     env.filters["tex"] = latex_text
     env.filters["texname"] = lambda name: latex_text(name).replace(r"\_", r"\_\allowbreak{}")
+    env.filters["label"] = lambda label: label_prefix + label
     env.globals["minus_inverse_identity"] = minus_inverse_identity
+    env.globals["group_notes"] = GROUP_NOTES
     template = {"latex": "statements.tex.j2", "markdown": "statements.md.j2",
                 "blueprint": "blueprint.tex.j2"}[fmt]
     return env.get_template(template).render(
         data=data, statements=data.statements, families=data.families, groups=data.groups,
         library=data.library, pins=pins, version=__version__, checked=data.results.checked,
         report=report, notation=NOTATION, per_family=per_family, fragment=fragment,
-        not_checked=NOT_CHECKED, not_by_lean=NOT_BY_LEAN)
+        not_checked=NOT_CHECKED, not_by_lean=NOT_BY_LEAN,
+        mathlib_facts=_mathlib_facts(data))
+
+
+def _mathlib_facts(data: Export):
+    """The Mathlib facts (:data:`MATHLIB_FACTS`) used by the export's library theorems."""
+    chosen = {row.statement.lean for row in data.library}
+    return [fact for fact in MATHLIB_FACTS if chosen & set(fact.used_by)]
+
+
+# -- the blueprint project -------------------------------------------------------------------
+
+#: The files ``leanblueprint new`` writes into ``blueprint/src`` (its templates, copied into
+#: ``templates/blueprint_project/``), besides ``content.tex``, which the export writes.
+BLUEPRINT_FILES = ("web.tex", "print.tex", "plastex.cfg", "latexmkrc", "blueprint.sty",
+                   "extra_styles.css", "macros/common.tex", "macros/web.tex",
+                   "macros/print.tex")
+#: The answers ``leanblueprint new`` would be given (its defaults where it has one).
+BLUEPRINT_CONFIG = {
+    "title": "SkipAbsorption: can an MLP absorb its own skip connection?",
+    "author": "Statements exported by leanbridge (arXiv 2604.23705)",
+    "github": "", "home": "",
+    "dochome": "https://leanprover-community.github.io/mathlib4_docs",
+    "documentclass": "report", "paper": "a4paper", "showmore": True, "toc_depth": 3,
+    "split_level": 0, "localtoc_level": 0,
+}
+
+
+def blueprint_project(content: str) -> dict[str, str]:
+    """The files of a blueprint project, relative to its ``src`` directory: those of
+    ``leanblueprint new`` (rendered as it renders them) and ``content.tex``."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir() / "blueprint_project")),
+        variable_start_string="{|", variable_end_string="|}", comment_start_string="{--",
+        comment_end_string="--}", undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True)
+    files = {name: env.get_template(name).render(BLUEPRINT_CONFIG) for name in BLUEPRINT_FILES}
+    files["content.tex"] = content
+    return files
+
+
+def write_blueprint(directory: Path, content: str) -> list[Path]:
+    """Write the blueprint project into ``directory`` (the ``blueprint`` folder of a Lean
+    project): its sources in ``src/``; ``leanblueprint web`` (or ``plastex -c plastex.cfg
+    web.tex`` in ``src/``) writes the site into ``web/``. Each file is written atomically;
+    the written paths are returned."""
+    written = []
+    for name, text in blueprint_project(content).items():
+        target = Path(directory) / "src" / name
+        atomic_write(target, text)
+        written.append(target)
+    return written
