@@ -745,6 +745,9 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
     env.filters["tex"] = latex_text
     env.filters["texname"] = lambda name: latex_text(name).replace(r"\_", r"\_\allowbreak{}")
     env.filters["label"] = lambda label: label_prefix + label
+    env.filters["column"] = lambda fraction: (rf"p{{\dimexpr {fraction}\linewidth"
+                                              rf"-2\tabcolsep\relax}}")
+    env.filters["format_texttt"] = lambda text: rf"\texttt{{{text}}}"
     env.globals["minus_inverse_identity"] = minus_inverse_identity
     env.globals["group_notes"] = GROUP_NOTES
     template = {"latex": "statements.tex.j2", "markdown": "statements.md.j2",

@@ -408,7 +408,7 @@ TITLES: dict[str, str] = {
     "volume_sCondition_joint_eq_zero": "The S-condition holds on a null set of weights",
     "absorbableWithWidth_add_of_linearIndependent": "Width n + d always absorbs the identity",
     "exists_rank_le_of_absorbableWithWidth":
-        "Absorbing at width n′ needs n + rank(I + W_down D_S W_up) ≤ n′",
+        "Absorbing at a width n′ bounds n′ below by n plus a rank",
     "exists_sCondition_of_absorbableWithWidth_self":
         "The width bound at n′ = n gives the S-condition again",
     "le_width_of_absorbableWithWidth": "Under (ND) absorbing needs width n + d",

@@ -140,10 +140,10 @@ def test_latex_default_is_general_theorems_and_a_booktabs_table():
     assert "[:,S]" not in text and "**" not in text
     assert "not checked by Lean" in text and "proved by Lean" not in text
     assert all(ord(c) < 128 for c in text), "pdflatex input must be ASCII"
-    # the families table: one row per family, catalog order
-    rows = re.findall(r"^\\raggedright (.+?) & ", text, re.M)
+    # the families table: one row per family (name, then verdict), catalog order
+    rows = re.findall(r"^\\raggedright (.+?)\\newline (\w+) & ", text, re.M)
     assert len(rows) == len(CATALOG)
-    assert rows[0] == "ReLU" and rows[1] == "GELU$^{\\ast}$"
+    assert rows[0] == ("ReLU", "conditional") and rows[1] == ("GELU$^{\\ast}$", "conditional")
 
 
 def test_footnote_marks_are_attached_to_their_text():
@@ -174,7 +174,7 @@ def test_latex_per_family_keeps_one_statement_per_theorem():
     assert r"\max(z, 0.01 z)" in text
     assert "Lean: \\texttt{SkipAbsorption.Families.relu2\\_\\allowbreak{}not" in text
     assert "leanprover/lean4:v4.35.0" in text
-    assert re.search(r"GLU & undetermined & -- & -- & no theorem", text)
+    assert re.search(r"GLU\\newline undetermined & -- & no theorem", text)
 
 
 def test_latex_fragment_has_no_preamble():
@@ -223,7 +223,8 @@ def test_user_families_are_exportable_by_name_and_in_full_exports(project):
     full = json.loads(export("--format", "json", project=project).output)
     assert [f["family"] for f in full["families"]][-1] == "relu34"
     latex = export("--format", "latex", project=project).output
-    assert r"\raggedright relu34 & $\max(0, z)^{3}$ & never & " in latex
+    assert r"\raggedright relu34\newline never & \raggedright $\sigma(z) = \max(0, z)^{3}$ & " \
+        in latex
 
 
 def test_repeated_names_are_exported_once():
@@ -236,8 +237,9 @@ def test_repeated_names_are_exported_once():
 # -- verdicts from a check report --------------------------------------------------------------
 
 def _nodes(text):
-    nodes = re.split(r"(?=\\begin\{(?:theorem|definition)\})", text)
-    return {re.search(r"\\label\{([^}]*)\}", n).group(1): n for n in nodes if "\\label{" in n}
+    """The blueprint's nodes (statement and proof), by the Lean name of their ``\\lean``."""
+    nodes = re.split(r"(?=\\begin\{(?:theorem|definition|lemma)\})", text)
+    return {re.search(r"\\lean\{([^}]*)\}", n).group(1): n for n in nodes if "\\lean{" in n}
 
 
 def test_blueprint_has_no_leanok_without_a_lean_run(tmp_path):
@@ -245,14 +247,15 @@ def test_blueprint_has_no_leanok_without_a_lean_run(tmp_path):
     assert "\\leanok" not in plain.replace("% nodes. \\leanok", "").replace(
         "no \\leanok anywhere", "")
     assert f"\\lean{{{RELU2_DEGREE}}}" in plain
-    assert "\\uses{def:relu2, thm:lib-not-absorbable-of-posHomogeneous}" in plain
+    assert ("\\uses{def:ReLU\u00b2 (relu2), thm:A homogeneous \u03c3 of natural degree k \u2260 1 "
+            "absorbs no skip A \u2260 0 (paper Prop 5)}") in plain
     not_run = _report(tmp_path, {RELU2_DEGREE: "proved"}, lean_status="not_run")
     assert export("--format", "blueprint", "--results", str(not_run)).output == plain
 
 
 def test_blueprint_library_nodes_are_mathematics():
     nodes = _nodes(export("--format", "blueprint").output)
-    node = nodes["thm:lib-absorbable-of-sCondition"]
+    node = nodes["SkipAbsorption.absorbable_of_sCondition"]
     assert r"$\sigma(z) - \sigma(-z) = c\,z$" in node
     assert "$\\sigma$(z)" not in node and " -- " not in node
 
@@ -264,18 +267,18 @@ def test_blueprint_leanok_only_for_proved_declarations(tmp_path):
         LIB_DEGREE: "proved"})
     by_label = _nodes(export("--format", "blueprint", "relu2", "--results",
                              str(report)).output)
-    assert "\\leanok" in by_label["thm:relu2-not-absorbable-degree"]
-    assert "\\leanok" not in by_label["thm:relu2-not-absorbable-identity"]
-    assert "\\leanok" in by_label["thm:lib-not-absorbable-of-posHomogeneous"]
-    assert "\\leanok" not in by_label["thm:lib-not-absorbable-of-isLittleO"]
-    assert "\\leanok" in by_label["def:relu2"]  # a proved theorem uses it: it elaborated
+    assert "\\leanok" in by_label[RELU2_DEGREE]
+    assert "\\leanok" not in by_label["SkipAbsorption.Families.relu2_not_absorbable_identity"]
+    assert "\\leanok" in by_label[LIB_DEGREE]
+    assert "\\leanok" not in by_label["SkipAbsorption.not_absorbable_of_isLittleO"]
+    assert "\\leanok" in by_label["SkipAbsorption.relu2"]  # a proved theorem uses it: it elaborated
 
 
 @pytest.mark.parametrize("verdict", ["error", "sorry", "axiom_violation", "timeout", "proved"])
 def test_library_theorem_gets_leanok_only_when_proved(tmp_path, verdict):
     report = _report(tmp_path, {LIB_DEGREE: verdict})
     node = _nodes(export("--format", "blueprint", "relu2", "--results",
-                         str(report)).output)["thm:lib-not-absorbable-of-posHomogeneous"]
+                         str(report)).output)[LIB_DEGREE]
     assert ("\\leanok" in node) is (verdict == "proved")
     latex = export("--format", "latex", "relu2", "--results", str(report)).output
     footnote = re.search(r"posHomogeneous\}; status: ([^.]*)\.", latex).group(1)
@@ -288,8 +291,8 @@ def test_stale_report_entries_give_no_leanok_and_are_listed(tmp_path):
     result = export("--format", "blueprint", "relu2", "--results", str(report))
     assert result.exit_code == 0
     by_label = _nodes(result.stdout)
-    assert "\\leanok" not in by_label["thm:relu2-not-absorbable-degree"]
-    assert "\\leanok" not in by_label["thm:lib-not-absorbable-of-posHomogeneous"]
+    assert "\\leanok" not in by_label[RELU2_DEGREE]
+    assert "\\leanok" not in by_label[LIB_DEGREE]
     assert "ignored 2 stale report entries" in result.stderr
     assert RELU2_DEGREE in result.stderr and LIB_DEGREE in result.stderr
     assert f"% Ignored as stale (statement changed since the check): {RELU2_DEGREE}, " \
@@ -309,7 +312,7 @@ def test_report_entry_without_statement_hash_is_stale(tmp_path):
     path.write_text(json.dumps({"schema": "leanbridge.check/1", "lean": {"status": "ran"},
                                 "results": [{"decl": RELU2_DEGREE, "verdict": "proved"}]}))
     result = export("--format", "blueprint", "relu2", "--results", str(path))
-    assert "\\leanok" not in _nodes(result.stdout)["thm:relu2-not-absorbable-degree"]
+    assert "\\leanok" not in _nodes(result.stdout)[RELU2_DEGREE]
     assert "ignored 1 stale report entry" in result.stderr
 
 
@@ -799,7 +802,8 @@ def test_markdown_beyond_the_paper_section():
         assert entry.full_name not in paper
     for c in CONJECTURES:
         paragraph = beyond.split(f"**{c.title}**")[1].split("\n\n")[0]
-        assert f"({c.status}, not formalised;" in paragraph
+        assert f"({c.status}, not formalised)." in paragraph
+        assert ".md" not in paragraph, "no reference to a file the reader cannot open"
         assert "Lean: `" not in paragraph and "SkipAbsorption" not in paragraph
     assert "### Numerical evidence, not proof" in beyond
     assert f"`{REGENERATE}`" in beyond
@@ -816,8 +820,8 @@ def test_blueprint_beyond_is_a_chapter_after_the_families_and_remarks_have_no_le
     assert BEYOND_INTRO in beyond.split(r"\begin{theorem}")[0]
     nodes = _nodes(beyond)
     for entry in BEYOND_LIBRARY:
-        node = nodes[entry.label]
-        assert f"\\lean{{{entry.full_name}}}" in node and "\\leanok" in node
+        node = nodes[entry.full_name]
+        assert f"\\label{{{entry.node_label}}}" in node and "\\leanok" in node
     remarks = re.findall(r"\\begin\{remark\}.*?\\end\{remark\}", beyond, re.S)
     assert len(remarks) == len(CONJECTURES) + 1          # and the evidence
     for remark in remarks:
@@ -825,7 +829,7 @@ def test_blueprint_beyond_is_a_chapter_after_the_families_and_remarks_have_no_le
     for c in CONJECTURES:
         assert f"\\label{{{c.label}}}" in beyond
     for entry in PAPER_LIBRARY:
-        assert entry.label in paper
+        assert entry.node_label in paper
 
 
 def test_latex_text_keeps_double_hyphens():
