@@ -580,7 +580,7 @@ MATHLIB_FACTS: tuple[MathlibFact, ...] = (
     MathlibFact("Matrix.mul_nonsing_inv",
                 r"If $\det A$ is a unit, then $A A^{-1} = I$.",
                 ("not_absorbable_of_isLittleO_of_isUnit",
-                 "not_gatedAbsorbable_of_tendsto_of_isUnit", "card_le_of_sCondition")),
+                 "not_gatedAbsorbable_of_tendsto_of_isUnit")),
     MathlibFact("Asymptotics.isLittleO_pow_id",
                 r"For a natural $k > 1$, $z^k = o(z)$ as $z\to 0$.",
                 ("isLittleO_of_posHomogeneous",)),
