@@ -56,6 +56,7 @@ from leanbridge.library_statements import (
     LibraryStatement,
     definition_note,
     node_text,
+    plain_text,
 )
 from leanbridge.render import (
     Declaration,
@@ -95,14 +96,14 @@ _SHAPES = (
 )
 
 
-#: What a family theorem of each shape says, in plain words (its title).
+#: What a family theorem of each shape says (its title; LaTeX text, mathematics in ``$…$``).
 SHAPE_TITLES = {
-    "degree": "no skip A ≠ 0 is absorbed",
+    "degree": r"no skip $A\neq 0$ is absorbed",
     "identity": "the identity skip is not absorbed",
     "invertible": "no invertible skip is absorbed",
     "stack": "residual stacks are not residual-free stacks",
     "even": "the identity skip is not absorbed",
-    "even_nonzero": "no skip A ≠ 0 is absorbed",
+    "even_nonzero": r"no skip $A\neq 0$ is absorbed",
     "s_condition": "the S-condition gives an absorbing block",
 }
 
@@ -259,17 +260,28 @@ class Statement:
         return "thm:" + self.declaration.name.replace("_", "-")
 
     @property
-    def title(self) -> str:
-        """What the theorem says, then its argument and the paper's reference (plain text):
-        "ReLU²: no skip A ≠ 0 is absorbed (degree argument; paper Prop 5)"."""
+    def shape_title(self) -> str:
+        """What the theorem says (LaTeX text): "no skip $A\\neq 0$ is absorbed"."""
+        return SHAPE_TITLES[self.shape]
+
+    @property
+    def title_reference(self) -> str:
+        """Its argument and the paper's result (plain text): "degree argument; paper Prop 5"."""
         argument = self.declaration.argument.replace("_", " ") + " argument"
-        paper = f"; paper {self.declaration.paper}" if self.declaration.paper else ""
-        return f"{self.family.display}: {SHAPE_TITLES[self.shape]} ({argument}{paper})"
+        return argument + (f"; paper {self.declaration.paper}" if self.declaration.paper
+                           else "")
+
+    @property
+    def title(self) -> str:
+        """The family, what the theorem says, its argument and the paper's reference, with
+        mathematics in ``$…$`` (Markdown): "ReLU²: no skip $A\\neq 0$ is absorbed (degree
+        argument; paper Prop 5)"."""
+        return f"{self.family.display}: {self.shape_title} ({self.title_reference})"
 
     @property
     def node_label(self) -> str:
         """The blueprint label: the graph shows "ReLU² — no skip A ≠ 0 is absorbed"."""
-        return "thm:" + node_text(f"{self.family.display} — {SHAPE_TITLES[self.shape]}")
+        return "thm:" + node_text(plain_text(f"{self.family.display} — {self.shape_title}"))
 
     @property
     def activation_latex(self) -> str:

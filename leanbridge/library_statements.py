@@ -64,6 +64,18 @@ NOTATION = (
 _NOT_IN_NODE = str.maketrans({c: " " for c in ",:\\{}%#$^~&"})
 
 
+#: The LaTeX of the titles, in plain Unicode text (:func:`plain_text`).
+_PLAIN = ((r"\sigma", "σ"), (r"\neq", " ≠ "), (r"\geq", " ≥ "), (r"\leq", " ≤ "),
+          ("$", ""), ("'", "′"))
+
+
+def plain_text(latex: str) -> str:
+    """A title's LaTeX text as plain Unicode text: "$k\\neq 1$" reads "k ≠ 1"."""
+    for macro, char in _PLAIN:
+        latex = latex.replace(macro, char)
+    return " ".join(latex.split())
+
+
 def node_text(text: str) -> str:
     """``text`` as the readable part of a blueprint label (the name of a dependency-graph
     node): the characters a label cannot hold become spaces."""
@@ -114,7 +126,7 @@ class LibraryStatement:
     @property
     def node_label(self) -> str:
         """The blueprint label: its text after ``thm:`` is what the dependency graph shows."""
-        return "thm:" + node_text(self.full_title)
+        return "thm:" + node_text(plain_text(self.full_title))
 
     @property
     def proof(self) -> str | None:
@@ -369,60 +381,61 @@ GROUP_NOTES: dict[str, str] = {
         r"measure zero for every $d\geq 1$)."),
 }
 
-#: Each entry's title: what the statement says, in plain Unicode text (no commas or colons: it
-#: names the node of the blueprint's dependency graph); the exports add the paper's reference.
+#: Each entry's title: what the statement says, LaTeX text as the entries (no commas or colons:
+#: its plain form, :func:`plain_text`, names the node of the blueprint's dependency graph); the
+#: exports add the paper's reference.
 TITLES: dict[str, str] = {
     "not_absorbable_of_posHomogeneous":
-        "A homogeneous σ of natural degree k ≠ 1 absorbs no skip A ≠ 0",
+        r"A homogeneous $\sigma$ of natural degree $k\neq 1$ absorbs no skip $A\neq 0$",
     "not_gatedAbsorbable_of_posHomogeneous":
-        "A homogeneous gate of natural degree m ≠ 0 absorbs no skip A ≠ 0",
-    "isLittleO_of_posHomogeneous": "A homogeneous σ of degree k > 1 is o(z) at 0",
-    "not_absorbable_of_isLittleO": "An activation that is o(z) at 0 does not absorb the identity",
+        r"A homogeneous gate of natural degree $m\neq 0$ absorbs no skip $A\neq 0$",
+    "isLittleO_of_posHomogeneous": r"A homogeneous $\sigma$ of degree $k > 1$ is $o(z)$ at $0$",
+    "not_absorbable_of_isLittleO": r"An activation that is $o(z)$ at $0$ does not absorb the identity",
     "not_absorbable_of_isLittleO_of_isUnit":
-        "An activation that is o(z) at 0 absorbs no invertible skip",
+        r"An activation that is $o(z)$ at $0$ absorbs no invertible skip",
     "not_mlpStack_eq_of_isLittleO":
-        "Residual stacks with σ = o(z) are not residual-free stacks",
+        r"Residual stacks with $\sigma(z) = o(z)$ are not residual-free stacks",
     "not_gatedAbsorbable_of_tendsto":
-        "A gate continuous at 0 with g(0) = 0 does not absorb the identity",
+        r"A gate continuous at $0$ with $g(0) = 0$ does not absorb the identity",
     "not_gatedAbsorbable_of_tendsto_of_isUnit":
-        "A gate continuous at 0 with g(0) = 0 absorbs no invertible skip",
+        r"A gate continuous at $0$ with $g(0) = 0$ absorbs no invertible skip",
     "not_gatedMlpStack_eq_of_tendsto":
-        "Residual gated stacks with g(0) = 0 are not residual-free stacks",
+        r"Residual gated stacks with $g(0) = 0$ are not residual-free stacks",
     "not_absorbable_of_even": "An even activation does not absorb the identity",
-    "not_absorbable_of_even_of_ne_zero": "An even activation absorbs no skip A ≠ 0",
+    "not_absorbable_of_even_of_ne_zero": r"An even activation absorbs no skip $A\neq 0$",
     "absorbable_of_sCondition": "The S-condition gives an absorbing block",
     "not_absorbable_of_posHomogeneous_rpow":
-        "A homogeneous σ of real degree k ≠ 1 absorbs no skip A ≠ 0",
+        r"A homogeneous $\sigma$ of real degree $k\neq 1$ absorbs no skip $A\neq 0$",
     "not_gatedAbsorbable_of_posHomogeneous_rpow":
-        "A homogeneous gate of real degree m ≠ 0 absorbs no skip A ≠ 0",
+        r"A homogeneous gate of real degree $m\neq 0$ absorbs no skip $A\neq 0$",
     "exists_sCondition_of_absorbable_relu":
         "A nondegenerate ReLU block that absorbs the identity satisfies the S-condition",
     "absorbable_relu_iff":
         "A nondegenerate ReLU block absorbs the identity if and only if the S-condition holds",
     "absorbable_relu_iff_of_isUnit_det":
-        "A nondegenerate ReLU block absorbs an invertible A if and only if the S-condition "
-        "with −A holds",
-    "card_le_of_sCondition": "The S-condition needs at least d units",
+        r"A nondegenerate ReLU block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "card_le_of_sCondition": r"The S-condition needs at least $d$ units",
     "volume_sCondition_eq_zero":
         "For a fixed up-projection the S-condition holds on a null set",
     "volume_sCondition_joint_eq_zero": "The S-condition holds on a null set of weights",
-    "absorbableWithWidth_add_of_linearIndependent": "Width n + d always absorbs the identity",
+    "absorbableWithWidth_add_of_linearIndependent": r"Width $n + d$ always absorbs the identity",
     "exists_rank_le_of_absorbableWithWidth":
-        "Absorbing at a width n′ bounds n′ below by n plus a rank",
+        r"Absorbing at a width $n'$ bounds $n'$ below by $n$ plus a rank",
     "exists_sCondition_of_absorbableWithWidth_self":
-        "The width bound at n′ = n gives the S-condition again",
-    "le_width_of_absorbableWithWidth": "Under (ND) absorbing needs width n + d",
-    "absorbableWithWidth_relu_iff": "Under (ND) the least absorbing width is n + d",
-    "not_injective_mlp_relu_of_lt_two_mul": "A ReLU block of width n < 2d is not injective",
+        r"The width bound at $n' = n$ gives the S-condition again",
+    "le_width_of_absorbableWithWidth": r"Under (ND) absorbing needs width $n + d$",
+    "absorbableWithWidth_relu_iff": r"Under (ND) the least absorbing width is $n + d$",
+    "not_injective_mlp_relu_of_lt_two_mul": r"A ReLU block of width $n < 2d$ is not injective",
     "injective_add_of_lipschitzWith": "A contracting residual map is injective",
     "injective_resStack": "A stack of contracting residual maps is injective",
     "resStack_ne_plainStack_of_lt_two_mul":
-        "A contracting residual stack is no plain stack with a first block narrower than 2d",
+        r"A contracting residual stack is no plain stack with a first block narrower than $2d$",
     "resStack_eq_plainStack_width_two":
-        "A scalar residual ReLU stack is a plain stack of width 2",
+        r"A scalar residual ReLU stack is a plain stack of width $2$",
     "resStack_eq_plainStack_width_one_iff":
-        "A scalar residual ReLU stack is a plain stack of width 1 if and only if it vanishes "
-        "on a half-line",
+        r"A scalar residual ReLU stack is a plain stack of width $1$ if and only if it "
+        r"vanishes on a half-line",
 }
 
 #: Informal proofs for the blueprint: the paper's argument (as the research notes reconstruct

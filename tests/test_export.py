@@ -18,6 +18,7 @@ from leanbridge.beyond import NOTATION as BEYOND_NOTATION
 from leanbridge.cli import main
 from leanbridge.families import CATALOG, Z, get_family
 from leanbridge.lean import library
+from leanbridge import library_statements
 from leanbridge.lean.sources import scan_project
 from leanbridge.library_statements import (
     BEYOND_GROUPS,
@@ -91,7 +92,12 @@ def test_library_entries_name_declared_theorems_and_cover_the_instantiated_ones(
 
 
 @pytest.mark.parametrize("text", [e.sentence for e in LIBRARY_STATEMENTS] + [NOTATION]
-                         + list(DEFINITION_NOTES.values()))
+                         + list(DEFINITION_NOTES.values())
+                         + [e.full_title for e in LIBRARY_STATEMENTS]
+                         + list(library_statements.GROUP_NOTES.values())
+                         + list(library_statements.PROOFS.values())
+                         + [f.statement for f in library_statements.MATHLIB_FACTS]
+                         + list(exporter.SHAPE_TITLES.values()))
 def test_library_texts_are_valid_in_latex_and_markdown(text):
     assert all(ord(c) < 128 for c in text)
     outside_math = re.sub(r"\$[^$]*\$", "", text)
@@ -1045,14 +1051,15 @@ def test_titles_say_what_the_statement_says_then_the_paper_reference():
     for entry in LIBRARY_STATEMENTS:
         assert "," not in entry.title and ":" not in entry.title   # graph node names
         assert len(entry.title.split()) >= 4, entry.title            # not a bare reference
-        exporter.latex_text(entry.full_title)                         # typesets
+        plain = entry.node_label.removeprefix("thm:")
+        assert "\\" not in plain and "$" not in plain, plain      # the graph shows words
         if entry.paper:
             assert entry.full_title.endswith(f"(paper {entry.paper})")
     latex = export("--format", "latex").output
     for entry in LIBRARY_STATEMENTS:
-        assert f"\\emph{{{exporter.latex_text(entry.title)}}}" in latex
+        assert f"\\emph{{{entry.title}}}" in latex
     per_family = export("--format", "latex", "--per-family", "relu2").output
-    assert (r"{\normalfont\bfseries ReLU\textsuperscript{2}: no skip A $\neq$ 0 is absorbed "
+    assert (r"{\normalfont\bfseries ReLU\textsuperscript{2}: no skip $A\neq 0$ is absorbed "
             r"(degree argument; paper Prop 5).}") in per_family
     statements = exporter.collect(LEAN).statements
     assert len({s.title for s in statements}) == len(statements)
