@@ -364,7 +364,8 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
                    "unchanged since (stale entries are listed on stderr and ignored).")
 @click.option("--per-family", is_flag=True,
               help="One statement per family theorem instead of one general theorem per "
-                   "argument and a table of families.")
+                   "argument and a table of families (latex and markdown; json and blueprint "
+                   "always carry every theorem).")
 @click.option("--fragment", is_flag=True,
               help="LaTeX without preamble, for \\input into a paper (needs amsmath, amssymb, "
                    "amsthm; booktabs optional), one- or two-column.")
