@@ -1,4 +1,4 @@
-"""Export the statements for papers: LaTeX, Markdown, JSON and a leanblueprint ``content.tex``.
+"""Export the statements for papers: LaTeX, Markdown, JSON and a leanblueprint project.
 
 Everything comes from the same sources as the Lean files: the family plans of
 :mod:`leanbridge.render` (one exported statement per generated argument theorem, for the
@@ -7,7 +7,16 @@ catalog and for the user families generated into the project) and the general th
 
 Two layouts: by default one general theorem per argument (its parts are the library theorems)
 and a table of the families that instantiate them; ``per_family`` gives one statement per
-family theorem instead. LaTeX can be a standalone document or a fragment for ``\\input``.
+family theorem instead. LaTeX can be a standalone document or a fragment for ``\\input`` into
+a one- or two-column paper (its growing tables are split into tabulars as wide as the column),
+with a prefix before every label (``label_prefix``).
+
+Every statement carries every hypothesis of its Lean statement in words, and is titled by
+what it says, then the paper's result; where the Lean statements of a group are more general
+than the paper's, the export says so once (:data:`~leanbridge.library_statements.GROUP_NOTES`).
+The blueprint adds an informal proof to each theorem and the Mathlib facts the proofs rest on
+(``\\mathlibok``); :func:`write_blueprint` writes it as a whole project, the files of
+``leanblueprint new`` and ``content.tex``.
 
 The formal status of a statement comes only from a ``leanbridge check`` JSON report in which
 Lean actually ran, and only for report entries whose statement hash matches the declaration

@@ -937,7 +937,8 @@ HYPOTHESIS_WORDS = (
      [r"same width \$n\$ equals"]),
 )
 #: Binders that are data (quantified in the statement's words), not hypotheses.
-_DATA = re.compile(r"^(?:ℝ|ℕ|NNReal|Type\*|Matrix |List |Finset |Fin \w+ → Fin \w+$|E → E$)")
+_DATA = re.compile(r"^(?:ℝ|ℕ|NNReal|Type\*|Matrix |List |Finset |Fin \w+ → (?:Fin \w+ → )?(?:Fin \w+|ℝ)$"
+                   r"|E → E$)")
 
 
 def _hypotheses(lean_text):
