@@ -405,7 +405,14 @@ def export(project_path: str, fmt: str, out_path: str | None, results_path: str 
                    f"{'y' if len(data.stale) == 1 else 'ies'} (statement changed since the "
                    f"check): {', '.join(data.stale)}", err=True)
     if out is not None and fmt == "blueprint":
-        exporter.write_blueprint(out, text)
+        try:
+            _, kept = exporter.write_blueprint(out, text)
+        except exporter.ExportError as exc:
+            raise InputError(str(exc)) from None
+        if kept:
+            click.echo(f"note: kept {len(kept)} existing file{'s' if len(kept) > 1 else ''} of "
+                       f"{out / 'src'} ({', '.join(p.name for p in kept)}); content.tex is new",
+                       err=True)
         click.echo(f"wrote the blueprint project {out / 'src'}; build it with `leanblueprint "
                    f"web`, or `plastex -c plastex.cfg web.tex` in that directory", err=True)
     elif out is not None:

@@ -1123,6 +1123,17 @@ def test_blueprint_out_writes_a_leanblueprint_project(tmp_path):
     assert all((p.stat().st_mode & 0o777) == 0o644 for p in out.rglob("*") if p.is_file())
     web = (out / "src" / "web.tex").read_text(encoding="utf-8")
     assert "\\input{content}" in web and "{|" not in web
+    # again: content.tex is new, the project's own edits of the other files are kept
+    (out / "src" / "web.tex").write_text(web + "% my edit\n", encoding="utf-8")
+    again = export("--format", "blueprint", "gelu", "--out", str(out))
+    assert again.exit_code == 0 and "note: kept 9 existing files" in again.stderr
+    assert (out / "src" / "web.tex").read_text(encoding="utf-8").endswith("% my edit\n")
+    assert "gelu" in (out / "src" / "content.tex").read_text(encoding="utf-8")
+    # a content.tex the export did not write is never overwritten
+    (out / "src" / "content.tex").write_text("my own blueprint\n", encoding="utf-8")
+    refused = export("--format", "blueprint", "--out", str(out))
+    assert refused.exit_code == 2 and "was not written by leanbridge export" in refused.stderr
+    assert (out / "src" / "content.tex").read_text(encoding="utf-8") == "my own blueprint\n"
     # an existing file is not a project directory
     clash = tmp_path / "file"
     clash.write_text("x")
