@@ -980,6 +980,13 @@ def test_every_library_statement_carries_every_hypothesis_of_its_lean_statement(
     missing = {entry.lean: _missing_words(declared[entry.full_name].text, entry.sentence)
                for entry in LIBRARY_STATEMENTS}
     assert not {name: m for name, m in missing.items() if m}, missing
+    # and every format prints that sentence as it is
+    texts = [export("--format", fmt).output for fmt in ("latex", "markdown", "blueprint")]
+    data = json.loads(export("--format", "json").output)
+    for entry in LIBRARY_STATEMENTS:
+        assert all(entry.sentence in text for text in texts), entry.lean
+        assert next(e for e in data["library"] if e["lean_name"] == entry.full_name)[
+            "statement"] == entry.sentence
 
 
 def _statement_text(s):
