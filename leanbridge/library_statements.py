@@ -390,7 +390,8 @@ TITLES: dict[str, str] = {
     "not_gatedAbsorbable_of_posHomogeneous":
         r"A homogeneous gate of natural degree $m\neq 0$ absorbs no skip $A\neq 0$",
     "isLittleO_of_posHomogeneous": r"A homogeneous $\sigma$ of degree $k > 1$ is $o(z)$ at $0$",
-    "not_absorbable_of_isLittleO": r"An activation that is $o(z)$ at $0$ does not absorb the identity",
+    "not_absorbable_of_isLittleO":
+        r"An activation that is $o(z)$ at $0$ does not absorb the identity",
     "not_absorbable_of_isLittleO_of_isUnit":
         r"An activation that is $o(z)$ at $0$ absorbs no invertible skip",
     "not_mlpStack_eq_of_isLittleO":

@@ -905,16 +905,18 @@ HYPOTHESIS_WORDS = (
      [r"is continuous at \$0\$ and \$(?:g|\\sigma)\(0\) = 0\$"]),
     ("little o", r"=o\[𝓝 0\] \(fun z => z\)", [r"= o\(z\)\$ as \$z\\to 0\$"]),
     ("homogeneous", r"∀ t : ℝ, 0 < t → ∀ z, \S+ \(t \* z\) = t \^ \w+ \* \S+ z",
-     [r"\(tz\) = t\^\{?[\w\\ .]+\}?\\?,?\s?(?:\\sigma|g)\(z\)", r"\(tz\) = t\^\w+ ?(?:\\sigma|g)\(z\)"]),
+     [r"\(tz\) = t\^\{?[\w\\ .]+\}?\\?,?\s?(?:\\sigma|g)\(z\)"]),
     ("k ≠ 1", r"^k ≠ 1$", [r"k\\neq 1"]),
     ("k > 1", r"^1 < k$", [r"k > 1"]),
     ("m ≠ 0", r"^m ≠ 0$", [r"m\\neq 0"]),
     ("A ≠ 0", r"^A ≠ 0$", [r"A\\neq 0"]),
     ("d ≥ 1", r"^0 < d$", [r"d\\geq 1"]),
     ("A invertible", r"^IsUnit A\.det$",
-     [r"invertible skip \$A\$", r"every invertible \$A\\in", r"\$A\\in\\mathbb\{R\}\^\{d\\times d\}\$ is invertible"]),
+     [r"invertible skip \$A\$", r"every invertible \$A\\in",
+      r"\$A\\in\\mathbb\{R\}\^\{d\\times d\}\$ is invertible"]),
     ("even", r"∀ z, \S+ \(-z\) = \S+ z", [r"(?:\\sigma|g)\(-z\) = (?:\\sigma|g)\(z\)"]),
-    ("odd-linear", r"∀ z, \S+ z - \S+ \(-z\) = ", [r"(?:\\sigma|g)\(z\) - (?:\\sigma|g)\(-z\) = "]),
+    ("odd-linear", r"∀ z, \S+ z - \S+ \(-z\) = ",
+     [r"(?:\\sigma|g)\(z\) - (?:\\sigma|g)\(-z\) = "]),
     ("c ≠ 0", r"^c ≠ 0$", [r"c\\neq 0"]),
     ("a constant ≠ 0", r"^\(.+ : ℝ\) ≠ 0$", [r"\\neq 0\$"]),
     ("S-condition", r"Matrix\.diagonal \(fun i => if i ∈ S then \(1 : ℝ\) else 0\) \* \S+ = ",
@@ -937,8 +939,8 @@ HYPOTHESIS_WORDS = (
      [r"same width \$n\$ equals"]),
 )
 #: Binders that are data (quantified in the statement's words), not hypotheses.
-_DATA = re.compile(r"^(?:ℝ|ℕ|NNReal|Type\*|Matrix |List |Finset |Fin \w+ → (?:Fin \w+ → )?(?:Fin \w+|ℝ)$"
-                   r"|E → E$)")
+_DATA = re.compile(r"^(?:ℝ|ℕ|NNReal|Type\*|Matrix |List |Finset "
+                   r"|Fin \w+ → (?:Fin \w+ → )?(?:Fin \w+|ℝ)$|E → E$)")
 
 
 def _hypotheses(lean_text):
@@ -963,8 +965,8 @@ def _missing_words(lean_text, text):
 
 
 def test_hypothesis_reader_sees_every_binder_kind():
-    lean = ("theorem foo {σ : ℝ → ℝ} [NormedAddCommGroup E] (hσ : Tendsto σ (𝓝 0) (𝓝 0)) "
-            "(hA : A ≠ 0) (Wd : Matrix (Fin d) (Fin n) ℝ) :\n Absorbable relu 1 Wd Wu →\n"
+    lean = ("theorem foo {σ : ℝ → ℝ} [NormedAddCommGroup E] "
+            "(hσ : Tendsto σ (𝓝 0) (𝓝 0)) (hA : A ≠ 0) (Wd : Matrix (Fin d) (Fin n) ℝ) :\n Absorbable relu 1 Wd Wu →\n"
             "  ∃ S : Finset (Fin n), P S := by\n  simp")
     assert _hypotheses(lean) == ["NormedAddCommGroup E", "Tendsto σ (𝓝 0) (𝓝 0)", "A ≠ 0",
                                  "Absorbable relu 1 Wd Wu"]

@@ -204,8 +204,8 @@ class Binder:
 def signature(text: str) -> tuple[list[Binder], str]:
     """The binders of a declaration and its type after the colon, read from its source text
     (``theorem name binders : type := …``, or ``… : type`` then ``| …`` match arms; comments
-    already stripped, as :attr:`LeanDeclaration.text` is). A reader of the project's regular signatures, not a Lean
-    parser: brackets are matched, and the first ``:`` outside them ends the binders."""
+    already stripped, as :attr:`LeanDeclaration.text` is). A reader of the project's regular
+    signatures, not a Lean parser: brackets are matched, and the first ``:`` outside them ends the binders."""
     header = re.split(r":=|\n[ \t]*\|", text, maxsplit=1)[0]   # the body, or match arms
     match = _DECL.search(header)
     rest = header[match.end():] if match else header
