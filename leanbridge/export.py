@@ -53,7 +53,8 @@ from leanbridge.atomic import atomic_write
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
 from leanbridge.lean.project import read_pins
-from leanbridge.lean.sources import scan_project
+from leanbridge.lean.sources import scan_project, short_names
+from leanbridge.lean.sources import uses as lean_uses
 from leanbridge.library_statements import (
     BEYOND_GROUPS,
     BY_NAME,
@@ -769,6 +770,8 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
     env.filters["column"] = lambda fraction: (rf"p{{\dimexpr {fraction}\linewidth"
                                               rf"-2\tabcolsep\relax}}")
     env.filters["format_texttt"] = lambda text: rf"\texttt{{{text}}}"
+    env.filters["library_node"] = lambda name: (
+        data.library_row(name).statement.node_label if data.library_row(name) else None)
     env.globals["minus_inverse_identity"] = minus_inverse_identity
     env.globals["group_notes"] = GROUP_NOTES
     template = {"latex": "statements.tex.j2", "markdown": "statements.md.j2",
@@ -778,7 +781,34 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
         library=data.library, pins=pins, version=__version__, checked=data.results.checked,
         report=report, notation=NOTATION, per_family=per_family, fragment=fragment,
         not_checked=NOT_CHECKED, not_by_lean=NOT_BY_LEAN,
-        mathlib_facts=_mathlib_facts(data))
+        mathlib_facts=_mathlib_facts(data),
+        library_uses=library_uses(project) if fmt == "blueprint" else {})
+
+
+def library_uses(project: Path) -> dict[str, list[str]]:
+    """For each library theorem, the other library theorems its Lean proof uses, directly or
+    through the project's helper lemmas (read from the sources, :func:`scan_project`): the
+    blueprint's proof edges between library theorems."""
+    declared = scan_project(project)
+    by_short = short_names(declared)
+    found: dict[str, list[str]] = {}
+    for entry in LIBRARY_STATEMENTS:
+        if entry.full_name not in declared:
+            continue
+        seen: set[str] = set()
+        todo = list(lean_uses(declared[entry.full_name], declared, by_short))
+        used: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in BY_NAME:
+                used.add(name)
+            elif not name.startswith(library.FAMILIES_NAMESPACE + "."):
+                todo += lean_uses(declared[name], declared, by_short)
+        found[entry.full_name] = sorted(used - {entry.full_name})
+    return found
 
 
 def _mathlib_facts(data: Export):

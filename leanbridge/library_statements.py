@@ -537,8 +537,9 @@ PROOFS: dict[str, str] = {
         r"writes $I_d + W_{\mathrm{down}}D_S W_{\mathrm{up}}$ as a sum of at most "
         r"$n' - n$ rank-one maps."),
     "exists_sCondition_of_absorbableWithWidth_self": (
-        r"At $n' = n$ the rank bound forces $\operatorname{rank}(I_d + W_{\mathrm{down}}D_S "
-        r"W_{\mathrm{up}}) = 0$."),
+        r"At $n' = n$ the grouping behind the rank bound leaves no foreign units, so "
+        r"$I_d + W_{\mathrm{down}}D_S W_{\mathrm{up}} = 0$ (the Lean proof has the paper's "
+        r"Thm 8, necessity, as a second route)."),
     "le_width_of_absorbableWithWidth": (
         r"Under (ND) the matrix $I_d + W_{\mathrm{down}}D_S W_{\mathrm{up}}$ is invertible, "
         r"of rank $d$; the rank bound gives $n + d\leq n'$."),

@@ -1164,6 +1164,13 @@ def test_blueprint_has_informal_proofs_and_mathlib_facts():
         assert "\\mathlibok" in node and fact.statement in node
         for user in fact.used_by:
             assert fact.node_label in nodes[f"{library.NAMESPACE}.{user}"]
+    # a library theorem's proof uses the library theorems its Lean proof uses
+    iff = nodes["SkipAbsorption.absorbable_relu_iff"].split("\\begin{proof}", 1)[1]
+    for used in ("exists_sCondition_of_absorbable_relu", "absorbable_of_sCondition"):
+        assert library_statements.BY_NAME[f"SkipAbsorption.{used}"].node_label in iff
+    assert exporter.library_uses(LEAN)["SkipAbsorption.absorbable_relu_iff"] == [
+        "SkipAbsorption.absorbable_of_sCondition",
+        "SkipAbsorption.exists_sCondition_of_absorbable_relu"]
     # a family theorem's proof says which theorem it instantiates
     relu2 = nodes[RELU2_DEGREE].split("\\begin{proof}", 1)[1]
     assert "The instance of A homogeneous $\\sigma$ of natural degree" in relu2

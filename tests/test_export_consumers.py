@@ -315,6 +315,12 @@ def test_blueprint_project_is_what_leanblueprint_new_writes_and_builds_as_writte
         [f for f in data.families if f.statements]) + len(exporter._mathlib_facts(data))
     assert all(" " in n and not re.search(r"\w-\w+-\w", n) for n in names), names
     assert "ReLU² — no skip A ≠ 0 is absorbed" in names
+    # proof edges (solid) between library theorems, as the Lean proofs use them
+    from leanbridge.library_statements import BY_NAME
+    necessity = BY_NAME["SkipAbsorption.exists_sCondition_of_absorbable_relu"].node_label
+    iff = BY_NAME["SkipAbsorption.absorbable_relu_iff"].node_label
+    edge = re.search(rf'"{re.escape(necessity)}" -> "{re.escape(iff)}"\s*(\[[^\]]*\])?', graph)
+    assert edge and "dashed" not in (edge.group(1) or "")
     # the Mathlib facts are nodes marked \mathlibok (leanblueprint colours them dark green)
     for fact in exporter._mathlib_facts(data):
         assert re.search(rf'"{re.escape(fact.node_label)}"\s*\[color=darkgreen', graph)
