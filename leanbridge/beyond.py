@@ -28,8 +28,9 @@ HEADING = "Beyond the paper"
 
 #: The one sentence that opens the section in every export.
 INTRO = (
-    r"The results in this section are not from the paper: they come from a research note of "
-    r"this project on wider blocks and deep stacks of ReLU blocks (deep-stacks.md); its "
+    r"The results in this section are not from the paper: they come from an unpublished "
+    r"research note of this project on wider blocks and deep stacks of ReLU blocks, whose "
+    r"statements are given here in full; its "
     r"theorems are stated in Lean (in SkipAbsorption.Beyond), each with its status as given, "
     r"while its proof sketch and conjectures are not formalised and its numerical results are "
     r"evidence, not proof.")

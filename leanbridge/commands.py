@@ -351,22 +351,31 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
 @PROJECT_OPTION
 @click.option("--format", "fmt", type=click.Choice(["latex", "markdown", "json", "blueprint"]),
               required=True, help="latex: an amsthm document (or --fragment); markdown; "
-              "blueprint: leanblueprint content.tex nodes; json: schema leanbridge.statements/1.")
+              "blueprint: leanblueprint content.tex nodes (with --out DIR, a whole blueprint "
+              "project); json: schema leanbridge.statements/1.")
 @click.option("--out", "out_path", metavar="PATH",
-              help="Write to PATH (atomically) instead of standard output.")
+              help="Write to PATH (atomically) instead of standard output. With --format "
+                   "blueprint, PATH is a directory (a Lean project's blueprint/): the files "
+                   "`leanblueprint new` writes into PATH/src, with content.tex; then run "
+                   "`leanblueprint web` (or `plastex -c plastex.cfg web.tex` in PATH/src).")
 @click.option("--results", "results_path", metavar="PATH",
               help="A `leanbridge check --json` report: statuses (and \\leanok) come from it, "
                    "only if Lean ran in that check, and only for entries whose statement is "
                    "unchanged since (stale entries are listed on stderr and ignored).")
 @click.option("--per-family", is_flag=True,
               help="One statement per family theorem instead of one general theorem per "
-                   "argument and a table of families.")
+                   "argument and a table of families (latex and markdown; json and blueprint "
+                   "always carry every theorem).")
 @click.option("--fragment", is_flag=True,
               help="LaTeX without preamble, for \\input into a paper (needs amsmath, amssymb, "
-                   "amsthm; booktabs optional).")
+                   "amsthm; booktabs optional), one- or two-column.")
+@click.option("--label-prefix", "label_prefix", default="", metavar="PREFIX",
+              help="Put PREFIX before every LaTeX/blueprint label (e.g. lb: gives "
+                   "lb:thm:arg-degree), so none collides with the host paper's.")
 @click.argument("families", nargs=-1, metavar="[FAMILY]...")
 def export(project_path: str, fmt: str, out_path: str | None, results_path: str | None,
-           per_family: bool, fragment: bool, families: tuple[str, ...]) -> None:
+           per_family: bool, fragment: bool, label_prefix: str,
+           families: tuple[str, ...]) -> None:
     """Export the statements for papers, from the same source as the Lean files.
 
     By default: one general theorem per argument (its parts are the Lean library's theorems,
@@ -380,21 +389,49 @@ def export(project_path: str, fmt: str, out_path: str | None, results_path: str 
         raise InputError("--fragment applies to --format latex only (blueprint output is "
                          "always a fragment)")
     project = project_dir(project_path)
-    out = writable_output(out_path, "--out")
+    if fmt == "blueprint" and out_path is not None:
+        out = _writable_directory(out_path, "--out")
+    else:
+        out = writable_output(out_path, "--out")
     try:
         results = exporter.read_results(Path(results_path) if results_path else None)
         data = exporter.collect(project, list(families) or None, results)
-        text = exporter.render(fmt, data, project, per_family=per_family, fragment=fragment)
+        text = exporter.render(fmt, data, project, per_family=per_family, fragment=fragment,
+                               label_prefix=label_prefix)
     except exporter.ExportError as exc:
         raise InputError(str(exc)) from None
     if data.stale:
         click.echo(f"note: ignored {len(data.stale)} stale report entr"
                    f"{'y' if len(data.stale) == 1 else 'ies'} (statement changed since the "
                    f"check): {', '.join(data.stale)}", err=True)
-    if out is not None:
+    if out is not None and fmt == "blueprint":
+        try:
+            _, kept = exporter.write_blueprint(out, text)
+        except exporter.ExportError as exc:
+            raise InputError(str(exc)) from None
+        if kept:
+            click.echo(f"note: kept {len(kept)} existing file{'s' if len(kept) > 1 else ''} of "
+                       f"{out / 'src'} ({', '.join(p.name for p in kept)}); content.tex is new",
+                       err=True)
+        click.echo(f"wrote the blueprint project {out / 'src'}; build it with `leanblueprint "
+                   f"web`, or `plastex -c plastex.cfg web.tex` in that directory", err=True)
+    elif out is not None:
         atomic_write(out, text)
     else:
         click.echo(text, nl=False)
+
+
+def _writable_directory(path: str, option: str) -> Path:
+    """``path`` as a directory that files can be created in (InputError otherwise)."""
+    directory = Path(path)
+    if directory.exists() and not directory.is_dir():
+        raise InputError(f"{option}: {directory} is not a directory (--format blueprint "
+                         "writes a project directory)")
+    try:
+        check_directory_writable(directory)
+    except UnwritableError as exc:
+        raise InputError(f"{option}: cannot write into {directory}: {exc}") from None
+    return directory
 
 
 def _report_files(statuses, as_json: bool, checked: bool) -> None:

@@ -1,4 +1,4 @@
-"""Export the statements for papers: LaTeX, Markdown, JSON and a leanblueprint ``content.tex``.
+"""Export the statements for papers: LaTeX, Markdown, JSON and a leanblueprint project.
 
 Everything comes from the same sources as the Lean files: the family plans of
 :mod:`leanbridge.render` (one exported statement per generated argument theorem, for the
@@ -7,7 +7,16 @@ catalog and for the user families generated into the project) and the general th
 
 Two layouts: by default one general theorem per argument (its parts are the library theorems)
 and a table of the families that instantiate them; ``per_family`` gives one statement per
-family theorem instead. LaTeX can be a standalone document or a fragment for ``\\input``.
+family theorem instead. LaTeX can be a standalone document or a fragment for ``\\input`` into
+a one- or two-column paper (its growing tables are split into tabulars as wide as the column),
+with a prefix before every label (``label_prefix``).
+
+Every statement carries every hypothesis of its Lean statement in words, and is titled by
+what it says, then the paper's result; where the Lean statements of a group are more general
+than the paper's, the export says so once (:data:`~leanbridge.library_statements.GROUP_NOTES`).
+The blueprint adds an informal proof to each theorem and the Mathlib facts the proofs rest on
+(``\\mathlibok``); :func:`write_blueprint` writes it as a whole project, the files of
+``leanblueprint new`` and ``content.tex``.
 
 The formal status of a statement comes only from a ``leanbridge check`` JSON report in which
 Lean actually ran, and only for report entries whose statement hash matches the declaration
@@ -40,18 +49,24 @@ from leanbridge import __version__
 from leanbridge import beyond as beyond_data
 from leanbridge import generate as generated_files
 from leanbridge.analysis import minus_inverse_identity
+from leanbridge.atomic import atomic_write
 from leanbridge.families import CATALOG
 from leanbridge.lean import library
 from leanbridge.lean.project import read_pins
-from leanbridge.lean.sources import scan_project
+from leanbridge.lean.sources import scan_project, short_names
+from leanbridge.lean.sources import uses as lean_uses
 from leanbridge.library_statements import (
     BEYOND_GROUPS,
     BY_NAME,
+    GROUP_NOTES,
     GROUPS,
     LIBRARY_STATEMENTS,
+    MATHLIB_FACTS,
     NOTATION,
     LibraryStatement,
     definition_note,
+    node_text,
+    plain_text,
 )
 from leanbridge.render import (
     Declaration,
@@ -59,6 +74,7 @@ from leanbridge.render import (
     PremiseHypothesis,
     build_family_file,
     new_environment,
+    templates_dir,
 )
 from leanbridge.results import PROVED_MODULO_PREMISE, statement_hash
 from leanbridge.typeset import activation_latex
@@ -89,6 +105,17 @@ _SHAPES = (
     ("_absorbable_of_sCondition", "s_condition"),
 )
 
+
+#: What a family theorem of each shape says (its title; LaTeX text, mathematics in ``$…$``).
+SHAPE_TITLES = {
+    "degree": r"no skip $A\neq 0$ is absorbed",
+    "identity": "the identity skip is not absorbed",
+    "invertible": "no invertible skip is absorbed",
+    "stack": "residual stacks are not residual-free stacks",
+    "even": "the identity skip is not absorbed",
+    "even_nonzero": r"no skip $A\neq 0$ is absorbed",
+    "s_condition": "the S-condition gives an absorbing block",
+}
 
 def shape_of(declaration: Declaration) -> str:
     for suffix, shape in _SHAPES:
@@ -139,8 +166,8 @@ def premise_latex(hypothesis: PremiseHypothesis, plan: FamilyFile) -> str:
         return (rf"${s}(tz) = t^{{{k}}}\,{s}(z)$ for all $t > 0$ and $z\in\mathbb{{R}}$")
     if kind == library.LITTLE_O:
         return rf"${s}(z) = o(z)$ as $z\to 0$"
-    if kind == library.TENDSTO:
-        return rf"${s}(z)\to 0$ as $z\to 0$"
+    if kind == library.TENDSTO:      # Tendsto g (𝓝 0) (𝓝 0): the filter is not punctured
+        return rf"${s}$ is continuous at $0$ and ${s}(0) = 0$"
     if kind == "nonzero":
         return rf"${activation_latex(facts.odd_coefficient)}\neq 0$"
     raise ExportError(f"no typeset form for the premise kind {kind!r}")
@@ -241,6 +268,30 @@ class Statement:
     @property
     def label(self) -> str:
         return "thm:" + self.declaration.name.replace("_", "-")
+
+    @property
+    def shape_title(self) -> str:
+        """What the theorem says (LaTeX text): "no skip $A\\neq 0$ is absorbed"."""
+        return SHAPE_TITLES[self.shape]
+
+    @property
+    def title_reference(self) -> str:
+        """Its argument and the paper's result (plain text): "degree argument; paper Prop 5"."""
+        argument = self.declaration.argument.replace("_", " ") + " argument"
+        return argument + (f"; paper {self.declaration.paper}" if self.declaration.paper
+                           else "")
+
+    @property
+    def title(self) -> str:
+        """The family, what the theorem says, its argument and the paper's reference, with
+        mathematics in ``$…$`` (Markdown): "ReLU²: no skip $A\\neq 0$ is absorbed (degree
+        argument; paper Prop 5)"."""
+        return f"{self.family.display}: {self.shape_title} ({self.title_reference})"
+
+    @property
+    def node_label(self) -> str:
+        """The blueprint label: the graph shows "ReLU² — no skip A ≠ 0 is absorbed"."""
+        return "thm:" + node_text(plain_text(f"{self.family.display} — {self.shape_title}"))
 
     @property
     def activation_latex(self) -> str:
@@ -374,6 +425,11 @@ class FamilyRow:
     @property
     def label(self) -> str:
         return "def:" + self.family.name.replace("_", "-")
+
+    @property
+    def node_label(self) -> str:
+        """The blueprint label of the family's definition: "def:ReLU² (relu2)"."""
+        return "def:" + node_text(f"{self.family.display} ({self.family.name})")
 
     @property
     def note(self) -> str | None:
@@ -659,9 +715,30 @@ def latex_text(text: str) -> str:
     return "".join(out)
 
 
+#: The formats ``per_family`` applies to (JSON and the blueprint always hold every theorem).
+PER_FAMILY_FORMATS = ("latex", "markdown")
+#: The formats with labels that ``label_prefix`` applies to.
+LABEL_FORMATS = ("latex", "blueprint")
+_LABEL_PREFIX = re.compile(r"[A-Za-z0-9:.-]*")
+
+
 def render(fmt: str, data: Export, project: Path, per_family: bool = False,
-           fragment: bool = False) -> str:
-    """The export in ``fmt`` (one of :data:`FORMATS`)."""
+           fragment: bool = False, label_prefix: str = "") -> str:
+    """The export in ``fmt`` (one of :data:`FORMATS`).
+
+    ``label_prefix`` goes before every ``\\label`` and ``\\ref`` of the LaTeX and blueprint
+    exports (``lb:`` gives ``lb:thm:arg-degree``), so that they cannot collide with a host
+    paper's labels. Raises :class:`ExportError` for an option the format does not have.
+    """
+    if per_family and fmt not in PER_FAMILY_FORMATS:
+        raise ExportError(f"--per-family applies to --format latex and markdown only ({fmt} "
+                          "always carries every family theorem)")
+    if label_prefix and fmt not in LABEL_FORMATS:
+        raise ExportError(f"--label-prefix applies to --format latex and blueprint only "
+                          f"({fmt} has no labels)")
+    if _LABEL_PREFIX.fullmatch(label_prefix) is None:
+        raise ExportError(f"--label-prefix {label_prefix!r}: use letters, digits, ':', '.' "
+                          "and '-' only")
     pins = _pins(project)
     report = data.results.report
     if fmt == "json":
@@ -671,6 +748,8 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
             "check_started_at": report.get("started_at") if report else None,
             "ignored_stale": data.stale,
             "notation": NOTATION,
+            "group_notes": {key: GROUP_NOTES[key] for key, _, _ in data.groups
+                            if key in GROUP_NOTES},
             "library": [{**row.statement.to_dict(), "status": row.status}
                         for row in data.library],
             "families": [{"family": row.family.name, "display": row.family.display,
@@ -680,18 +759,126 @@ def render(fmt: str, data: Export, project: Path, per_family: bool = False,
                           "definition_note": row.note, "status": row.status,
                           "premises": [p.to_dict() for p in row.premises]}
                          for row in data.families],
-            "statements": [s.to_dict() for s in data.statements],
+            "statements": [{**s.to_dict(), "title": s.title} for s in data.statements],
             "beyond_the_paper": None if data.beyond is None
             else data.beyond.to_dict(data.beyond_library),
         }, indent=2, ensure_ascii=False) + "\n"
     env = new_environment()
     env.filters["tex"] = latex_text
     env.filters["texname"] = lambda name: latex_text(name).replace(r"\_", r"\_\allowbreak{}")
+    env.filters["label"] = lambda label: label_prefix + label
+    env.filters["column"] = lambda fraction: (rf"p{{\dimexpr {fraction}\linewidth"
+                                              rf"-2\tabcolsep\relax}}")
+    env.filters["format_texttt"] = lambda text: rf"\texttt{{{text}}}"
+    env.filters["library_node"] = lambda name: (
+        data.library_row(name).statement.node_label if data.library_row(name) else None)
     env.globals["minus_inverse_identity"] = minus_inverse_identity
+    env.globals["group_notes"] = GROUP_NOTES
     template = {"latex": "statements.tex.j2", "markdown": "statements.md.j2",
                 "blueprint": "blueprint.tex.j2"}[fmt]
     return env.get_template(template).render(
         data=data, statements=data.statements, families=data.families, groups=data.groups,
         library=data.library, pins=pins, version=__version__, checked=data.results.checked,
         report=report, notation=NOTATION, per_family=per_family, fragment=fragment,
-        not_checked=NOT_CHECKED, not_by_lean=NOT_BY_LEAN)
+        not_checked=NOT_CHECKED, not_by_lean=NOT_BY_LEAN,
+        mathlib_facts=_mathlib_facts(data),
+        library_uses=library_uses(project) if fmt == "blueprint" else {})
+
+
+def library_uses(project: Path) -> dict[str, list[str]]:
+    """For each library theorem, the other library theorems its Lean proof uses, directly or
+    through the project's helper lemmas (read from the sources, :func:`scan_project`): the
+    blueprint's proof edges between library theorems."""
+    declared = scan_project(project)
+    by_short = short_names(declared)
+    found: dict[str, list[str]] = {}
+    for entry in LIBRARY_STATEMENTS:
+        if entry.full_name not in declared:
+            continue
+        seen: set[str] = set()
+        todo = list(lean_uses(declared[entry.full_name], declared, by_short))
+        used: set[str] = set()
+        while todo:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name in BY_NAME:
+                used.add(name)
+            elif not name.startswith(library.FAMILIES_NAMESPACE + "."):
+                todo += lean_uses(declared[name], declared, by_short)
+        found[entry.full_name] = sorted(used - {entry.full_name})
+    return found
+
+
+def _mathlib_facts(data: Export):
+    """The Mathlib facts (:data:`MATHLIB_FACTS`) used by the export's library theorems."""
+    chosen = {row.statement.lean for row in data.library}
+    return [fact for fact in MATHLIB_FACTS if chosen & set(fact.used_by)]
+
+
+# -- the blueprint project -------------------------------------------------------------------
+
+#: The files ``leanblueprint new`` writes into ``blueprint/src`` (its templates, copied into
+#: ``templates/blueprint_project/``), besides ``content.tex``, which the export writes.
+BLUEPRINT_FILES = ("web.tex", "print.tex", "plastex.cfg", "latexmkrc", "blueprint.sty",
+                   "extra_styles.css", "macros/common.tex", "macros/web.tex",
+                   "macros/print.tex")
+#: The answers ``leanblueprint new`` would be given (its defaults where it has one).
+BLUEPRINT_CONFIG = {
+    "title": "SkipAbsorption: can an MLP absorb its own skip connection?",
+    "author": "Statements exported by leanbridge (arXiv 2604.23705)",
+    "github": "", "home": "",
+    "dochome": "https://leanprover-community.github.io/mathlib4_docs",
+    "documentclass": "report", "paper": "a4paper", "showmore": True, "toc_depth": 3,
+    "split_level": 0, "localtoc_level": 0,
+}
+
+
+def blueprint_project(content: str) -> dict[str, str]:
+    """The files of a blueprint project, relative to its ``src`` directory: those of
+    ``leanblueprint new`` (rendered as it renders them) and ``content.tex``."""
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(templates_dir() / "blueprint_project")),
+        variable_start_string="{|", variable_end_string="|}", comment_start_string="{--",
+        comment_end_string="--}", undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True)
+    files = {name: env.get_template(name).render(BLUEPRINT_CONFIG) for name in BLUEPRINT_FILES}
+    files["content.tex"] = content
+    return files
+
+
+#: How ``content.tex`` written by the export begins (templates/blueprint.tex.j2).
+CONTENT_HEADER = "% Generated by leanbridge"
+
+
+def write_blueprint(directory: Path, content: str) -> tuple[list[Path], list[Path]]:
+    """Write the blueprint project into ``directory`` (the ``blueprint`` folder of a Lean
+    project): its sources in ``src/``; ``leanblueprint web`` (or ``plastex -c plastex.cfg
+    web.tex`` in ``src/``) writes the site into ``web/``. Returns (written, kept) paths.
+
+    ``content.tex`` is written (atomically) every time; the other files only where they do not
+    exist yet, so that a project's own edits of ``web.tex``, the macros or ``plastex.cfg`` are
+    kept. A ``content.tex`` that the export did not write is never overwritten
+    (:class:`ExportError`, before anything is written)."""
+    src = Path(directory) / "src"
+    content_path = src / "content.tex"
+    if content_path.is_file():
+        try:
+            first = content_path.read_text(encoding="utf-8").lstrip()[:len(CONTENT_HEADER)]
+        except (OSError, UnicodeDecodeError):
+            first = ""
+        if first != CONTENT_HEADER:
+            raise ExportError(f"{content_path} was not written by leanbridge export; move it "
+                              "away or choose another --out")
+    written, kept = [], []
+    for name, text in blueprint_project(content).items():
+        target = src / name
+        if name != "content.tex" and target.exists():
+            kept.append(target)
+            continue
+        atomic_write(target, text)
+        written.append(target)
+    return written, kept

@@ -3,7 +3,9 @@
 The exports (LaTeX, Markdown, JSON, blueprint) print the general theorems from
 :data:`LIBRARY_STATEMENTS` and nothing else: to export a new theorem of ``lean/SkipAbsorption``,
 add one :class:`LibraryStatement` here (its Lean name, the group it belongs to, the paper
-result, its hypotheses and its conclusion). ``tests/test_export.py`` checks that every entry
+result, its hypotheses and its conclusion), its title in :data:`TITLES` and, for the blueprint,
+its informal proof in :data:`PROOFS` (and the Mathlib facts it rests on in
+:data:`MATHLIB_FACTS`). ``tests/test_export.py`` checks that every entry
 names a theorem declared in ``lean/`` and that every general theorem the family files
 instantiate has an entry.
 
@@ -58,6 +60,29 @@ NOTATION = (
 )
 
 
+#: Characters a blueprint label cannot hold as text: the graph shows a label's text after its
+#: last ``:``, ``\\uses`` splits at commas, and the rest is LaTeX syntax.
+_NOT_IN_NODE = str.maketrans({c: " " for c in ",:\\{}%#$^~&"})
+
+
+#: The LaTeX of the titles, in plain Unicode text (:func:`plain_text`).
+_PLAIN = ((r"\sigma", "σ"), (r"\neq", " ≠ "), (r"\geq", " ≥ "), (r"\leq", " ≤ "),
+          ("$", ""), ("'", "′"))
+
+
+def plain_text(latex: str) -> str:
+    """A title's LaTeX text as plain Unicode text: "$k\\neq 1$" reads "k ≠ 1"."""
+    for macro, char in _PLAIN:
+        latex = latex.replace(macro, char)
+    return " ".join(latex.split())
+
+
+def node_text(text: str) -> str:
+    """``text`` as the readable part of a blueprint label (the name of a dependency-graph
+    node): the characters a label cannot hold become spaces."""
+    return " ".join(text.translate(_NOT_IN_NODE).split())
+
+
 @dataclass(frozen=True)
 class LibraryStatement:
     """One general theorem of the Lean library, as exported.
@@ -88,6 +113,33 @@ class LibraryStatement:
         return self.group in BEYOND_GROUPS
 
     @property
+    def title(self) -> str:
+        """What the statement says, in plain words (:data:`TITLES`; the group's heading for an
+        entry that has none yet). Plain Unicode text: also the node's name in the blueprint's
+        dependency graph."""
+        return TITLES.get(self.lean, GROUPS[self.group])
+
+    @property
+    def full_title(self) -> str:
+        """The title, then the paper's reference: "… (paper Prop 5)"."""
+        return f"{self.title} (paper {self.paper})" if self.paper else self.title
+
+    @property
+    def node_label(self) -> str:
+        """The blueprint label: its text after ``thm:`` is what the dependency graph shows."""
+        return "thm:" + node_text(plain_text(self.full_title))
+
+    @property
+    def proof(self) -> str | None:
+        """The informal proof (:data:`PROOFS`), or None."""
+        return PROOFS.get(self.lean)
+
+    @property
+    def mathlib(self) -> tuple["MathlibFact", ...]:
+        """The Mathlib facts the Lean proof rests on, as far as the export knows them."""
+        return tuple(f for f in MATHLIB_FACTS if self.lean in f.used_by)
+
+    @property
     def sentence(self) -> str:
         """The statement as one sentence: "If H1, and H2, then C."."""
         if not self.hypotheses:
@@ -96,7 +148,7 @@ class LibraryStatement:
 
     def to_dict(self) -> dict:
         return {"lean_name": self.full_name, "group": self.group, "paper": self.paper,
-                "label": self.label, "hypotheses": list(self.hypotheses),
+                "title": self.title, "label": self.label, "hypotheses": list(self.hypotheses),
                 "conclusion": self.conclusion, "statement": self.sentence,
                 "beyond_the_paper": self.beyond_the_paper}
 
@@ -127,7 +179,9 @@ _PRE_NORM_MAPS = (r"$N, F, G\colon\mathbb{R}^d\to\mathbb{R}^d$ (a pre-norm block
                   r"$h + F(N(h))$: the skip carries $h$, the MLP $F$ reads the normalised "
                   r"$N(h)$)")
 _LITTLE_O = r"$\sigma(z) = o(z)$ as $z\to 0$"
-_TENDSTO = r"$g(z)\to 0$ as $z\to 0$"
+#: Lean's ``Tendsto g (𝓝 0) (𝓝 0)``: the neighbourhood filter is not punctured, so it says
+#: g(0) = 0 as well as g(z) → 0 (read as a punctured limit, "g(z) → 0" alone would be false).
+_TENDSTO = r"$g$ is continuous at $0$ and $g(0) = 0$"
 _EVEN = r"$\sigma(-z) = \sigma(z)$ for all $z\in\mathbb{R}$ ($\sigma$ is even)"
 _STACKS = (r"for $d\geq 1$ and all blocks $B_{W^{(1)}},\dots,B_{W^{(L)}}$ ($L\geq 0$) and "
            r"$B_{V^{(1)}},\dots,B_{V^{(L')}}$ ($L'\geq 1$) of width $n$ with {what}, the "
@@ -327,3 +381,259 @@ def definition_note(library_definition: str | None, has_bridge: bool) -> str | N
     if library_definition is None or has_bridge:
         return None
     return DEFINITION_NOTES.get(library_definition, GENERIC_DEFINITION_NOTE)
+
+
+#: Where the Lean statements of a group are more general than the paper's: said once, after the
+#: group's heading, in every export. LaTeX text as the entries.
+GROUP_NOTES: dict[str, str] = {
+    "degree": (
+        r"The paper assumes the block positively homogeneous of a degree $k > 0$, $k\neq 1$; "
+        r"the Lean statements allow every degree other than $1$ ($k\neq 1$ for an activation, "
+        r"$m\neq 0$ for a gate, natural or real)."),
+    "linearisation": (
+        r"The paper assumes the gate $g$ differentiable at $0$ with $g(0) = 0$; the Lean "
+        r"statements need only that $g$ is continuous at $0$ and $g(0) = 0$. The paper compares "
+        r"stacks of the same depth $L$; the Lean statements allow any depths $L\geq 0$ and "
+        r"$L'\geq 1$."),
+    "relu_characterisation": (
+        r"The paper assumes $d\geq 2$; the Lean statements hold for every $d$ (those on "
+        r"measure zero for every $d\geq 1$)."),
+}
+
+#: Each entry's title: what the statement says, LaTeX text as the entries (no commas or colons:
+#: its plain form, :func:`plain_text`, names the node of the blueprint's dependency graph); the
+#: exports add the paper's reference.
+TITLES: dict[str, str] = {
+    "not_absorbable_of_posHomogeneous":
+        r"A homogeneous $\sigma$ of natural degree $k\neq 1$ absorbs no skip $A\neq 0$",
+    "not_gatedAbsorbable_of_posHomogeneous":
+        r"A homogeneous gate of natural degree $m\neq 0$ absorbs no skip $A\neq 0$",
+    "isLittleO_of_posHomogeneous": r"A homogeneous $\sigma$ of degree $k > 1$ is $o(z)$ at $0$",
+    "not_absorbable_of_isLittleO":
+        r"An activation that is $o(z)$ at $0$ does not absorb the identity",
+    "not_absorbable_of_isLittleO_of_isUnit":
+        r"An activation that is $o(z)$ at $0$ absorbs no invertible skip",
+    "not_mlpStack_eq_of_isLittleO":
+        r"Residual stacks with $\sigma(z) = o(z)$ are not residual-free stacks",
+    "not_gatedAbsorbable_of_tendsto":
+        r"A gate continuous at $0$ with $g(0) = 0$ does not absorb the identity",
+    "not_gatedAbsorbable_of_tendsto_of_isUnit":
+        r"A gate continuous at $0$ with $g(0) = 0$ absorbs no invertible skip",
+    "not_gatedMlpStack_eq_of_tendsto":
+        r"Residual gated stacks with $g(0) = 0$ are not residual-free stacks",
+    "not_absorbable_of_even": "An even activation does not absorb the identity",
+    "not_absorbable_of_even_of_ne_zero": r"An even activation absorbs no skip $A\neq 0$",
+    "absorbable_of_sCondition": "The S-condition gives an absorbing block",
+    "not_absorbable_of_posHomogeneous_rpow":
+        r"A homogeneous $\sigma$ of real degree $k\neq 1$ absorbs no skip $A\neq 0$",
+    "not_gatedAbsorbable_of_posHomogeneous_rpow":
+        r"A homogeneous gate of real degree $m\neq 0$ absorbs no skip $A\neq 0$",
+    "exists_sCondition_of_absorbable_relu":
+        "A nondegenerate ReLU block that absorbs the identity satisfies the S-condition",
+    "absorbable_relu_iff":
+        "A nondegenerate ReLU block absorbs the identity if and only if the S-condition holds",
+    "absorbable_relu_iff_of_isUnit_det":
+        r"A nondegenerate ReLU block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "card_le_of_sCondition": r"The S-condition needs at least $d$ units",
+    "volume_sCondition_eq_zero":
+        "For a fixed up-projection the S-condition holds on a null set",
+    "volume_sCondition_joint_eq_zero": "The S-condition holds on a null set of weights",
+    "absorbableWithWidth_add_of_linearIndependent": r"Width $n + d$ always absorbs the identity",
+    "exists_rank_le_of_absorbableWithWidth":
+        r"Absorbing at a width $n'$ bounds $n'$ below by $n$ plus a rank",
+    "exists_sCondition_of_absorbableWithWidth_self":
+        r"The width bound at $n' = n$ gives the S-condition again",
+    "le_width_of_absorbableWithWidth": r"Under (ND) absorbing needs width $n + d$",
+    "absorbableWithWidth_relu_iff": r"Under (ND) the least absorbing width is $n + d$",
+    "not_injective_mlp_relu_of_lt_two_mul": r"A ReLU block of width $n < 2d$ is not injective",
+    "injective_add_of_lipschitzWith": "A contracting residual map is injective",
+    "injective_resStack": "A stack of contracting residual maps is injective",
+    "resStack_ne_plainStack_of_lt_two_mul":
+        r"A contracting residual stack is no plain stack with a first block narrower than $2d$",
+    "resStack_eq_plainStack_width_two":
+        r"A scalar residual ReLU stack is a plain stack of width $2$",
+    "resStack_eq_plainStack_width_one_iff":
+        r"A scalar residual ReLU stack is a plain stack of width $1$ if and only if it "
+        r"vanishes on a half-line",
+}
+
+#: Informal proofs for the blueprint: the paper's argument (as the research notes reconstruct
+#: it) in a few lines, or the note's for the results beyond the paper. LaTeX text as the entries.
+PROOFS: dict[str, str] = {
+    "not_absorbable_of_posHomogeneous": (
+        r"The degree argument. Replace $x$ by $tx$ with $t > 0$ in $Ax + B_W(x) = B_V(x)$: both "
+        r"blocks are homogeneous of degree $k$, so $t\,Ax + t^k B_W(x) = t^k B_V(x)$, that is "
+        r"$t^{1-k}Ax = B_V(x) - B_W(x)$ for every $t > 0$. Since $k\neq 1$ the left side "
+        r"varies with $t$ unless $Ax = 0$; so $Ax = 0$ for every $x$ and $A = 0$."),
+    "not_gatedAbsorbable_of_posHomogeneous": (
+        r"As for an activation: a gated block with a gate of degree $m$ is homogeneous of "
+        r"degree $m + 1\neq 1$ (the value path adds one), and the degree argument applies."),
+    "isLittleO_of_posHomogeneous": (
+        r"For $z > 0$, $\sigma(z) = z^k\sigma(1)$, and for $z < 0$, "
+        r"$\sigma(z) = \lvert z\rvert^k\sigma(-1)$; so "
+        r"$\lvert\sigma(z)\rvert\leq C\lvert z\rvert^k$ and $z^k = o(z)$ as $k > 1$."),
+    "not_absorbable_of_isLittleO": (
+        r"The linearisation argument. If $\sigma(z) = o(z)$ then every block $B_V$ is "
+        r"$o(\lVert x\rVert)$ at $0$, so its derivative at $0$ is $0$; the residual side "
+        r"$x + B_W(x)$ has derivative $I_d\neq 0$ at $0$ (as $d\geq 1$). The two sides differ "
+        r"to first order along some ray."),
+    "not_absorbable_of_isLittleO_of_isUnit": (
+        r"Lemma 4 of the paper: $Ax + B_W(x) = A\bigl(x + B_{W'}(x)\bigr)$ with "
+        r"$W'_{\mathrm{down}} = A^{-1}W_{\mathrm{down}}$, and multiplying a block by $A^{-1}$ "
+        r"changes only its down-projection; so absorbing $A$ is absorbing the identity, which "
+        r"the previous part excludes."),
+    "not_mlpStack_eq_of_isLittleO": (
+        r"Both compositions fix $0$. Near $0$ each residual block is $x + o(\lVert x\rVert)$, "
+        r"so the residual stack is $x + o(\lVert x\rVert)$; the first residual-free block is "
+        r"$o(\lVert x\rVert)$ and the later ones are continuous and fix $0$, so the plain stack "
+        r"is $o(\lVert x\rVert)$. The two differ to first order (Cor 7 of the paper)."),
+    "not_gatedAbsorbable_of_tendsto": (
+        r"Each hidden unit $g(w_i\cdot x)\,(v_i\cdot x)$ is the product of a term tending to "
+        r"$g(0) = 0$ and a linear term, so every gated block is $o(\lVert x\rVert)$ at $0$ while "
+        r"$x + B_W(x)$ has derivative $I_d$ there: the linearisation argument of the paper "
+        r"(which assumes $g$ differentiable at $0$; continuity suffices)."),
+    "not_gatedAbsorbable_of_tendsto_of_isUnit": (
+        r"Lemma 4 of the paper reduces an invertible skip to the identity skip (the "
+        r"down-projection absorbs $A^{-1}$); the previous part applies."),
+    "not_gatedMlpStack_eq_of_tendsto": (
+        r"As for activations that are $o(z)$: the gated residual stack is "
+        r"$x + o(\lVert x\rVert)$ at $0$, every residual-free gated stack is "
+        r"$o(\lVert x\rVert)$ (Cor 7 of the paper)."),
+    "not_absorbable_of_even": (
+        r"With $\sigma$ even, every block satisfies $B_V(-x) = B_V(x)$; then "
+        r"$x + B_W(x) = B_V(x)$ at $x$ and at $-x$ gives $2x = 0$ for every $x$, impossible "
+        r"for $d\geq 1$."),
+    "not_absorbable_of_even_of_ne_zero": (
+        r"The same comparison of $x$ and $-x$ gives $2Ax = 0$ for every $x$, so $A = 0$."),
+    "absorbable_of_sCondition": (
+        r"Negate the rows of $W_{\mathrm{up}}$ indexed by $S$ and keep $W_{\mathrm{down}}$. "
+        r"Since $\sigma(-z) = \sigma(z) - cz$, each flipped unit $i$ contributes "
+        r"$w_i\sigma(u_i\cdot x) - c\,w_i(u_i\cdot x)$, so "
+        r"$B_V(x) = B_W(x) - c\,W_{\mathrm{down}}D_S W_{\mathrm{up}}x = B_W(x) + x$."),
+    "not_absorbable_of_posHomogeneous_rpow": (
+        r"The degree argument, with $t^{1-k}$ for a real exponent: it is not constant in "
+        r"$t > 0$ since $k\neq 1$."),
+    "not_gatedAbsorbable_of_posHomogeneous_rpow": (
+        r"The degree argument for the gated block, homogeneous of real degree $m + 1\neq 1$."),
+    "exists_sCondition_of_absorbable_relu": (
+        r"The kink argument of the paper. The ReLU block is smooth off the hyperplanes "
+        r"$u_i^\perp$ and its gradient jumps across each of them; by nondegeneracy these "
+        r"hyperplanes are distinct, so the jumps of $x + B_W(x)$ and of $B_V(x)$ must match "
+        r"hyperplane by hyperplane. With the same width this pairs every unit of $V$ with one "
+        r"of $W$ up to a sign and a positive scale; the units with a negative sign form $S$, "
+        r"and comparing the linear parts ($\max(z, 0) - \max(-z, 0) = z$) gives "
+        r"$W_{\mathrm{down}}D_S W_{\mathrm{up}} = -I_d$."),
+    "absorbable_relu_iff": (
+        r"Necessity is the previous part; sufficiency is the S-condition construction with "
+        r"$c = 1$ (negate the rows of $W_{\mathrm{up}}$ in $S$)."),
+    "absorbable_relu_iff_of_isUnit_det": (
+        r"Lemma 4 of the paper: absorbing $A$ with $W$ is absorbing the identity with "
+        r"$W'_{\mathrm{down}} = A^{-1}W_{\mathrm{down}}$, still nondegenerate; the S-condition "
+        r"for $W'$ is $A^{-1}W_{\mathrm{down}}D_S W_{\mathrm{up}} = -I_d$, that is "
+        r"$W_{\mathrm{down}}D_S W_{\mathrm{up}} = -A$."),
+    "card_le_of_sCondition": (
+        r"The product $W_{\mathrm{down}}D_S W_{\mathrm{up}}$ has rank at most the rank of "
+        r"$D_S$, which is $\lvert S\rvert$, while $-\tfrac{1}{c}I_d$ has rank $d$."),
+    "volume_sCondition_eq_zero": (
+        r"For each of the finitely many $S$, the set of $W_{\mathrm{down}}$ with "
+        r"$W_{\mathrm{down}}D_S W_{\mathrm{up}} = -I_d$ is an affine subspace of "
+        r"$\mathbb{R}^{d\times n}$ that misses $W_{\mathrm{down}} = 0$ (as $d\geq 1$), so a "
+        r"proper one, of Lebesgue measure zero; a finite union of null sets is null."),
+    "volume_sCondition_joint_eq_zero": (
+        r"By Fubini (Tonelli) for the product measure: for every fixed $W_{\mathrm{up}}$ the "
+        r"section is null by the previous part, and the set is measurable (closed), so it is "
+        r"null for the product measure."),
+    "absorbableWithWidth_add_of_linearIndependent": (
+        r"Theorem C of the note, sufficiency. With $A_S$ the invertible $d\times d$ block of "
+        r"$W_{\mathrm{up}}$ on $d$ independent rows, "
+        r"$x = A_S^{-1}\max(A_S x, 0) - A_S^{-1}\max(-A_S x, 0)$ adds $d$ units to the block "
+        r"(the rows $-A_S$) and changes the down-projection of the units in $S$."),
+    "exists_rank_le_of_absorbableWithWidth": (
+        r"Theorem C of the note, necessity. Group the units of the wider block by kink "
+        r"hyperplane: every hyperplane of $W$ carries one of its units, a foreign hyperplane "
+        r"carries units in pairs that add a linear map of rank one; comparing linear parts "
+        r"writes $I_d + W_{\mathrm{down}}D_S W_{\mathrm{up}}$ as a sum of at most "
+        r"$n' - n$ rank-one maps."),
+    "exists_sCondition_of_absorbableWithWidth_self": (
+        r"At $n' = n$ the grouping behind the rank bound leaves no foreign units, so "
+        r"$I_d + W_{\mathrm{down}}D_S W_{\mathrm{up}} = 0$ (the Lean proof has the paper's "
+        r"Thm 8, necessity, as a second route)."),
+    "le_width_of_absorbableWithWidth": (
+        r"Under (ND) the matrix $I_d + W_{\mathrm{down}}D_S W_{\mathrm{up}}$ is invertible, "
+        r"of rank $d$; the rank bound gives $n + d\leq n'$."),
+    "absorbableWithWidth_relu_iff": (
+        r"The two previous results: width $n + d$ suffices (with $d$ independent rows), and "
+        r"under (ND) it is needed."),
+    "not_injective_mlp_relu_of_lt_two_mul": (
+        r"Lemma 1 of the note. For a generic $x$, at most $n' < 2d$ units are active at $x$ or "
+        r"at $-x$ together, so one of them, $y$, has fewer than $d$ active units; near $y$ the "
+        r"block is linear of rank below $d$, so it takes the same value at $y$ and at "
+        r"$y + \varepsilon z$ for $z$ in a kernel."),
+    "injective_add_of_lipschitzWith": (
+        r"If $x + f(x) = y + f(y)$ then $\lVert x - y\rVert = \lVert f(x) - f(y)\rVert\leq "
+        r"K\lVert x - y\rVert$ with $K < 1$, so $x = y$."),
+    "injective_resStack": (
+        r"A composition of injective maps is injective, and each residual map is, by the "
+        r"previous result."),
+    "resStack_ne_plainStack_of_lt_two_mul": (
+        r"Theorem B of the note, for small weights: the residual stack is injective, while a "
+        r"plain stack whose first block is a ReLU block of width $n' < 2d$ is not (that block "
+        r"already identifies two points)."),
+    "resStack_eq_plainStack_width_two": (
+        r"Theorem A of the note. On $\mathbb{R}$ every such stack is $z\mapsto az$ for "
+        r"$z > 0$ and $z\mapsto bz$ for $z < 0$; one ReLU block of width $2$ gives any such "
+        r"map, and $z = \max(z, 0) - \max(-z, 0)$ fills the other blocks with identities."),
+    "resStack_eq_plainStack_width_one_iff": (
+        r"Theorem A of the note. A width-one ReLU block vanishes on a half-line, and so does "
+        r"any composition ending in one; conversely a map vanishing on a half-line is "
+        r"$z\mapsto a\max(\pm z, 0)$, one block of width $1$, and the other blocks are "
+        r"identities on its image."),
+}
+
+
+@dataclass(frozen=True)
+class MathlibFact:
+    """A Mathlib theorem a library proof rests on: its Mathlib name (read in the Mathlib
+    sources, listed in ``lean/CHECKED_NAMES.md``), what it says (LaTeX text as the entries),
+    and the entries (Lean names inside the namespace) whose proofs use it."""
+
+    name: str
+    statement: str
+    used_by: tuple[str, ...]
+
+    @property
+    def node_label(self) -> str:
+        return "thm:Mathlib " + self.name
+
+
+#: The Mathlib facts the blueprint shows (``\\mathlibok``), with the entries that use them; a
+#: test checks each name occurs in the Lean proofs of its users (or the project lemmas they
+#: use) and in ``lean/CHECKED_NAMES.md``.
+MATHLIB_FACTS: tuple[MathlibFact, ...] = (
+    MathlibFact("Matrix.mul_nonsing_inv",
+                r"If $\det A$ is a unit, then $A A^{-1} = I$.",
+                ("not_absorbable_of_isLittleO_of_isUnit",
+                 "not_gatedAbsorbable_of_tendsto_of_isUnit")),
+    MathlibFact("Asymptotics.isLittleO_pow_id",
+                r"For a natural $k > 1$, $z^k = o(z)$ as $z\to 0$.",
+                ("isLittleO_of_posHomogeneous",)),
+    MathlibFact("Asymptotics.isLittleO_irrefl",
+                r"A function that is frequently nonzero along a filter is not $o$ of itself "
+                r"along it.",
+                ("not_absorbable_of_isLittleO", "not_gatedAbsorbable_of_tendsto")),
+    MathlibFact("Matrix.rank_mul_le_left",
+                r"$\operatorname{rank}(AB)\leq\operatorname{rank}A$.",
+                ("card_le_of_sCondition",)),
+    MathlibFact("Matrix.rank_one",
+                r"$\operatorname{rank} I_d = d$.",
+                ("card_le_of_sCondition",)),
+    MathlibFact("MeasureTheory.Measure.addHaar_affineSubspace",
+                r"A proper affine subspace of a finite-dimensional real space has Haar "
+                r"measure zero.",
+                ("volume_sCondition_eq_zero",)),
+    MathlibFact("MeasureTheory.Measure.measure_prod_null",
+                r"A measurable set is null for a product measure if and only if almost every "
+                r"section is null.",
+                ("volume_sCondition_joint_eq_zero",)),
+)

@@ -18,6 +18,7 @@ from leanbridge.beyond import NOTATION as BEYOND_NOTATION
 from leanbridge.cli import main
 from leanbridge.families import CATALOG, Z, get_family
 from leanbridge.lean import library
+from leanbridge import library_statements
 from leanbridge.lean.sources import scan_project
 from leanbridge.library_statements import (
     BEYOND_GROUPS,
@@ -91,7 +92,12 @@ def test_library_entries_name_declared_theorems_and_cover_the_instantiated_ones(
 
 
 @pytest.mark.parametrize("text", [e.sentence for e in LIBRARY_STATEMENTS] + [NOTATION]
-                         + list(DEFINITION_NOTES.values()))
+                         + list(DEFINITION_NOTES.values())
+                         + [e.full_title for e in LIBRARY_STATEMENTS]
+                         + list(library_statements.GROUP_NOTES.values())
+                         + list(library_statements.PROOFS.values())
+                         + [f.statement for f in library_statements.MATHLIB_FACTS]
+                         + list(exporter.SHAPE_TITLES.values()))
 def test_library_texts_are_valid_in_latex_and_markdown(text):
     assert all(ord(c) < 128 for c in text)
     outside_math = re.sub(r"\$[^$]*\$", "", text)
@@ -140,10 +146,10 @@ def test_latex_default_is_general_theorems_and_a_booktabs_table():
     assert "[:,S]" not in text and "**" not in text
     assert "not checked by Lean" in text and "proved by Lean" not in text
     assert all(ord(c) < 128 for c in text), "pdflatex input must be ASCII"
-    # the families table: one row per family, catalog order
-    rows = re.findall(r"^\\raggedright (.+?) & ", text, re.M)
+    # the families table: one row per family (name, then verdict), catalog order
+    rows = re.findall(r"^\\raggedright (.+?)\\newline (\w+) & ", text, re.M)
     assert len(rows) == len(CATALOG)
-    assert rows[0] == "ReLU" and rows[1] == "GELU$^{\\ast}$"
+    assert rows[0] == ("ReLU", "conditional") and rows[1] == ("GELU$^{\\ast}$", "conditional")
 
 
 def test_footnote_marks_are_attached_to_their_text():
@@ -174,7 +180,7 @@ def test_latex_per_family_keeps_one_statement_per_theorem():
     assert r"\max(z, 0.01 z)" in text
     assert "Lean: \\texttt{SkipAbsorption.Families.relu2\\_\\allowbreak{}not" in text
     assert "leanprover/lean4:v4.35.0" in text
-    assert re.search(r"GLU & undetermined & -- & -- & no theorem", text)
+    assert re.search(r"GLU\\newline undetermined & -- & no theorem", text)
 
 
 def test_latex_fragment_has_no_preamble():
@@ -223,7 +229,8 @@ def test_user_families_are_exportable_by_name_and_in_full_exports(project):
     full = json.loads(export("--format", "json", project=project).output)
     assert [f["family"] for f in full["families"]][-1] == "relu34"
     latex = export("--format", "latex", project=project).output
-    assert r"\raggedright relu34 & $\max(0, z)^{3}$ & never & " in latex
+    assert r"\raggedright relu34\newline never & \raggedright $\sigma(z) = \max(0, z)^{3}$ & " \
+        in latex
 
 
 def test_repeated_names_are_exported_once():
@@ -236,8 +243,9 @@ def test_repeated_names_are_exported_once():
 # -- verdicts from a check report --------------------------------------------------------------
 
 def _nodes(text):
-    nodes = re.split(r"(?=\\begin\{(?:theorem|definition)\})", text)
-    return {re.search(r"\\label\{([^}]*)\}", n).group(1): n for n in nodes if "\\label{" in n}
+    """The blueprint's nodes (statement and proof), by the Lean name of their ``\\lean``."""
+    nodes = re.split(r"(?=\\begin\{(?:theorem|definition|lemma)\})", text)
+    return {re.search(r"\\lean\{([^}]*)\}", n).group(1): n for n in nodes if "\\lean{" in n}
 
 
 def test_blueprint_has_no_leanok_without_a_lean_run(tmp_path):
@@ -245,14 +253,15 @@ def test_blueprint_has_no_leanok_without_a_lean_run(tmp_path):
     assert "\\leanok" not in plain.replace("% nodes. \\leanok", "").replace(
         "no \\leanok anywhere", "")
     assert f"\\lean{{{RELU2_DEGREE}}}" in plain
-    assert "\\uses{def:relu2, thm:lib-not-absorbable-of-posHomogeneous}" in plain
+    assert ("\\uses{def:ReLU\u00b2 (relu2), thm:A homogeneous \u03c3 of natural degree k \u2260 1 "
+            "absorbs no skip A \u2260 0 (paper Prop 5)}") in plain
     not_run = _report(tmp_path, {RELU2_DEGREE: "proved"}, lean_status="not_run")
     assert export("--format", "blueprint", "--results", str(not_run)).output == plain
 
 
 def test_blueprint_library_nodes_are_mathematics():
     nodes = _nodes(export("--format", "blueprint").output)
-    node = nodes["thm:lib-absorbable-of-sCondition"]
+    node = nodes["SkipAbsorption.absorbable_of_sCondition"]
     assert r"$\sigma(z) - \sigma(-z) = c\,z$" in node
     assert "$\\sigma$(z)" not in node and " -- " not in node
 
@@ -264,18 +273,18 @@ def test_blueprint_leanok_only_for_proved_declarations(tmp_path):
         LIB_DEGREE: "proved"})
     by_label = _nodes(export("--format", "blueprint", "relu2", "--results",
                              str(report)).output)
-    assert "\\leanok" in by_label["thm:relu2-not-absorbable-degree"]
-    assert "\\leanok" not in by_label["thm:relu2-not-absorbable-identity"]
-    assert "\\leanok" in by_label["thm:lib-not-absorbable-of-posHomogeneous"]
-    assert "\\leanok" not in by_label["thm:lib-not-absorbable-of-isLittleO"]
-    assert "\\leanok" in by_label["def:relu2"]  # a proved theorem uses it: it elaborated
+    assert "\\leanok" in by_label[RELU2_DEGREE]
+    assert "\\leanok" not in by_label["SkipAbsorption.Families.relu2_not_absorbable_identity"]
+    assert "\\leanok" in by_label[LIB_DEGREE]
+    assert "\\leanok" not in by_label["SkipAbsorption.not_absorbable_of_isLittleO"]
+    assert "\\leanok" in by_label["SkipAbsorption.relu2"]  # a proved theorem uses it: it elaborated
 
 
 @pytest.mark.parametrize("verdict", ["error", "sorry", "axiom_violation", "timeout", "proved"])
 def test_library_theorem_gets_leanok_only_when_proved(tmp_path, verdict):
     report = _report(tmp_path, {LIB_DEGREE: verdict})
     node = _nodes(export("--format", "blueprint", "relu2", "--results",
-                         str(report)).output)["thm:lib-not-absorbable-of-posHomogeneous"]
+                         str(report)).output)[LIB_DEGREE]
     assert ("\\leanok" in node) is (verdict == "proved")
     latex = export("--format", "latex", "relu2", "--results", str(report)).output
     footnote = re.search(r"posHomogeneous\}; status: ([^.]*)\.", latex).group(1)
@@ -288,8 +297,8 @@ def test_stale_report_entries_give_no_leanok_and_are_listed(tmp_path):
     result = export("--format", "blueprint", "relu2", "--results", str(report))
     assert result.exit_code == 0
     by_label = _nodes(result.stdout)
-    assert "\\leanok" not in by_label["thm:relu2-not-absorbable-degree"]
-    assert "\\leanok" not in by_label["thm:lib-not-absorbable-of-posHomogeneous"]
+    assert "\\leanok" not in by_label[RELU2_DEGREE]
+    assert "\\leanok" not in by_label[LIB_DEGREE]
     assert "ignored 2 stale report entries" in result.stderr
     assert RELU2_DEGREE in result.stderr and LIB_DEGREE in result.stderr
     assert f"% Ignored as stale (statement changed since the check): {RELU2_DEGREE}, " \
@@ -309,7 +318,7 @@ def test_report_entry_without_statement_hash_is_stale(tmp_path):
     path.write_text(json.dumps({"schema": "leanbridge.check/1", "lean": {"status": "ran"},
                                 "results": [{"decl": RELU2_DEGREE, "verdict": "proved"}]}))
     result = export("--format", "blueprint", "relu2", "--results", str(path))
-    assert "\\leanok" not in _nodes(result.stdout)["thm:relu2-not-absorbable-degree"]
+    assert "\\leanok" not in _nodes(result.stdout)[RELU2_DEGREE]
     assert "ignored 1 stale report entry" in result.stderr
 
 
@@ -799,7 +808,8 @@ def test_markdown_beyond_the_paper_section():
         assert entry.full_name not in paper
     for c in CONJECTURES:
         paragraph = beyond.split(f"**{c.title}**")[1].split("\n\n")[0]
-        assert f"({c.status}, not formalised;" in paragraph
+        assert f"({c.status}, not formalised)." in paragraph
+        assert ".md" not in paragraph, "no reference to a file the reader cannot open"
         assert "Lean: `" not in paragraph and "SkipAbsorption" not in paragraph
     assert "### Numerical evidence, not proof" in beyond
     assert f"`{REGENERATE}`" in beyond
@@ -816,8 +826,8 @@ def test_blueprint_beyond_is_a_chapter_after_the_families_and_remarks_have_no_le
     assert BEYOND_INTRO in beyond.split(r"\begin{theorem}")[0]
     nodes = _nodes(beyond)
     for entry in BEYOND_LIBRARY:
-        node = nodes[entry.label]
-        assert f"\\lean{{{entry.full_name}}}" in node and "\\leanok" in node
+        node = nodes[entry.full_name]
+        assert f"\\label{{{entry.node_label}}}" in node and "\\leanok" in node
     remarks = re.findall(r"\\begin\{remark\}.*?\\end\{remark\}", beyond, re.S)
     assert len(remarks) == len(CONJECTURES) + 1          # and the evidence
     for remark in remarks:
@@ -825,7 +835,7 @@ def test_blueprint_beyond_is_a_chapter_after_the_families_and_remarks_have_no_le
     for c in CONJECTURES:
         assert f"\\label{{{c.label}}}" in beyond
     for entry in PAPER_LIBRARY:
-        assert entry.label in paper
+        assert entry.node_label in paper
 
 
 def test_latex_text_keeps_double_hyphens():
@@ -874,3 +884,318 @@ def test_read_results_names_why_a_file_cannot_be_read(tmp_path):
     with pytest.raises(exporter.ExportError) as error:
         exporter.read_results(missing)
     assert str(error.value) == f"cannot read results file {missing}: No such file or directory"
+
+
+# -- every hypothesis of the Lean statement, in words (issue 24) -------------------------------
+
+from leanbridge.lean.sources import signature, top_level_split  # noqa: E402
+from leanbridge.library_statements import (  # noqa: E402
+    GROUP_NOTES,
+    MATHLIB_FACTS,
+    PROOFS,
+    TITLES,
+)
+from leanbridge.render import PremiseHypothesis  # noqa: E402
+
+#: Each kind of hypothesis a Lean signature takes: a pattern of its Lean type, and the words
+#: (regular expressions, any one suffices) the exported statement must carry for it. Every
+#: hypothesis must match at least one kind; a conjunction matches several, and needs each.
+HYPOTHESIS_WORDS = (
+    ("continuous at 0 with value 0", r"Tendsto \S+ \(𝓝 0\) \(𝓝 0\)",
+     [r"is continuous at \$0\$ and \$(?:g|\\sigma)\(0\) = 0\$"]),
+    ("little o", r"=o\[𝓝 0\] \(fun z => z\)", [r"= o\(z\)\$ as \$z\\to 0\$"]),
+    ("homogeneous", r"∀ t : ℝ, 0 < t → ∀ z, \S+ \(t \* z\) = t \^ \w+ \* \S+ z",
+     [r"\(tz\) = t\^\{?[\w\\ .]+\}?\\?,?\s?(?:\\sigma|g)\(z\)"]),
+    ("k ≠ 1", r"^k ≠ 1$", [r"k\\neq 1"]),
+    ("k > 1", r"^1 < k$", [r"k > 1"]),
+    ("m ≠ 0", r"^m ≠ 0$", [r"m\\neq 0"]),
+    ("A ≠ 0", r"^A ≠ 0$", [r"A\\neq 0"]),
+    ("d ≥ 1", r"^0 < d$", [r"d\\geq 1"]),
+    ("A invertible", r"^IsUnit A\.det$",
+     [r"invertible skip \$A\$", r"every invertible \$A\\in",
+      r"\$A\\in\\mathbb\{R\}\^\{d\\times d\}\$ is invertible"]),
+    ("even", r"∀ z, \S+ \(-z\) = \S+ z", [r"(?:\\sigma|g)\(-z\) = (?:\\sigma|g)\(z\)"]),
+    ("odd-linear", r"∀ z, \S+ z - \S+ \(-z\) = ",
+     [r"(?:\\sigma|g)\(z\) - (?:\\sigma|g)\(-z\) = "]),
+    ("c ≠ 0", r"^c ≠ 0$", [r"c\\neq 0"]),
+    ("a constant ≠ 0", r"^\(.+ : ℝ\) ≠ 0$", [r"\\neq 0\$"]),
+    ("S-condition", r"Matrix\.diagonal \(fun i => if i ∈ S then \(1 : ℝ\) else 0\) \* \S+ = ",
+     [r"D_S\\,W_\{\\mathrm\{up\}\} = "]),
+    ("nondegenerate", r"^Nondegenerate ", ["nondegenerate"]),
+    ("non-empty stack", r"≠ \[\]$", ["non-empty", r"L'\\geq 1"]),
+    ("independent rows", r"^LinearIndependent ", ["linearly independent"]),
+    ("(ND)", r"\)\.det ≠ 0$", [r"\(ND\)"]),
+    ("invertible rows", r"^IsUnit \(Wu\.submatrix", ["form an invertible matrix"]),
+    ("narrow", r"< 2 \* d$", [r"< 2d\$"]),
+    ("contracting", r"K < 1", [r"K < 1", r"K_\\ell < 1"]),
+    ("Lipschitz", r"LipschitzWith K f", ["Lipschitz with a constant"]),
+    ("normed", r"^NormedAddCommGroup E$", ["normed additive commutative group"]),
+    ("scalar ReLU blocks", r"scalarReluBlock", ["residual ReLU blocks"]),
+    ("L' ≥ 1", r"^0 < L'$", [r"L'\\geq 1"]),
+    ("absorbs the identity", r"^Absorbable relu 1 Wd Wu$", ["absorbs the identity skip"]),
+    ("wider absorbing block", r"^AbsorbableWithWidth relu 1 Wd Wu n'$",
+     [r"of width \$n'\$ equals"]),
+    ("absorbing block of the same width", r"^AbsorbableWithWidth relu 1 Wd Wu n$",
+     [r"same width \$n\$ equals"]),
+)
+#: Binders that are data (quantified in the statement's words), not hypotheses.
+_DATA = re.compile(r"^(?:ℝ|ℕ|NNReal|Type\*|Matrix |List |Finset "
+                   r"|Fin \w+ → (?:Fin \w+ → )?(?:Fin \w+|ℝ)$|E → E$)")
+
+
+def _hypotheses(lean_text):
+    """The hypotheses of a Lean statement: its binders that are not data, then the premises of
+    its type (``P → Q``)."""
+    binders, conclusion = signature(lean_text)
+    found = [b.type for b in binders if not _DATA.match(b.type)]
+    return found + top_level_split(conclusion, "→")[:-1]
+
+
+def _missing_words(lean_text, text):
+    """(hypothesis, kind) pairs of the Lean statement whose words ``text`` does not carry."""
+    missing = []
+    for hypothesis in _hypotheses(lean_text):
+        kinds = [k for k in HYPOTHESIS_WORDS if re.search(k[1], hypothesis)]
+        if not kinds:
+            missing.append((hypothesis, "no hypothesis kind matches it (add one above)"))
+        for name, _, words in kinds:
+            if not any(re.search(w, text) for w in words):
+                missing.append((hypothesis, name))
+    return missing
+
+
+def test_hypothesis_reader_sees_every_binder_kind():
+    lean = ("theorem foo {σ : ℝ → ℝ} [NormedAddCommGroup E] "
+            "(hσ : Tendsto σ (𝓝 0) (𝓝 0)) (hA : A ≠ 0) (Wd : Matrix (Fin d) (Fin n) ℝ) :\n Absorbable relu 1 Wd Wu →\n"
+            "  ∃ S : Finset (Fin n), P S := by\n  simp")
+    assert _hypotheses(lean) == ["NormedAddCommGroup E", "Tendsto σ (𝓝 0) (𝓝 0)", "A ≠ 0",
+                                 "Absorbable relu 1 Wd Wu"]
+    assert _missing_words(lean, r"$A\neq 0$; $E$ is a normed additive commutative group; "
+                          r"the block absorbs the identity skip") == [
+        ("Tendsto σ (𝓝 0) (𝓝 0)", "continuous at 0 with value 0")]
+    assert _missing_words("theorem t (h : Weird x) : True", "") == [
+        ("Weird x", "no hypothesis kind matches it (add one above)")]
+
+
+def test_every_library_statement_carries_every_hypothesis_of_its_lean_statement():
+    declared = scan_project(LEAN)
+    missing = {entry.lean: _missing_words(declared[entry.full_name].text, entry.sentence)
+               for entry in LIBRARY_STATEMENTS}
+    assert not {name: m for name, m in missing.items() if m}, missing
+    # and every format prints that sentence as it is
+    texts = [export("--format", fmt).output for fmt in ("latex", "markdown", "blueprint")]
+    data = json.loads(export("--format", "json").output)
+    for entry in LIBRARY_STATEMENTS:
+        assert all(entry.sentence in text for text in texts), entry.lean
+        assert next(e for e in data["library"] if e["lean_name"] == entry.full_name)[
+            "statement"] == entry.sentence
+
+
+def _statement_text(s):
+    env = exporter.new_environment()
+    env.filters["tex"] = exporter.latex_text
+    env.filters["texname"] = exporter.latex_text
+    module = env.get_template("_statement.tex.j2").make_module(
+        {"not_by_lean": exporter.NOT_BY_LEAN})
+    return str(module.statement(s))
+
+
+def test_every_family_statement_carries_every_hypothesis_of_its_lean_statement(project):
+    for expr, name in (("log(1+exp(z))-log(2)", "shifted_softplus"),
+                       ("(pi-3)*Max(z,0)", "pi_relu")):
+        generated = CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                              expr, "--name", name])
+        assert generated.exit_code == 0, generated.output
+    data = exporter.collect(project)
+    assert any(s.premises for s in data.statements)          # premises are covered too
+    missing = {s.declaration.full_name: _missing_words(s.declaration.statement,
+                                                       _statement_text(s))
+               for s in data.statements}
+    assert not {name: m for name, m in missing.items() if m}, missing
+    # and the per-family exports print exactly that text
+    latex = export("--format", "latex", "--per-family", project=project).output
+    markdown = export("--format", "markdown", "--per-family", project=project).output
+    blueprint = export("--format", "blueprint", project=project).output
+    for s in data.statements:
+        text = _statement_text(s).strip()
+        assert text in markdown and text in latex and text in blueprint
+
+
+def test_gated_statements_say_g_is_continuous_at_0_and_g_0_is_0_in_every_format():
+    words = r"$g$ is continuous at $0$ and $g(0) = 0$"
+    gated = [e for e in LIBRARY_STATEMENTS if "Tendsto" in e.lean or "tendsto" in e.lean]
+    assert len(gated) == 3
+    outputs = {fmt: export("--format", fmt).output
+               for fmt in ("latex", "markdown", "blueprint", "json")}
+    for fmt, text in outputs.items():
+        assert r"g(z)\to 0" not in text, fmt
+        for entry in gated:
+            sentence = entry.sentence if fmt != "json" else json.dumps(entry.sentence)[1:-1]
+            assert words.replace("\\", "\\\\" if fmt == "json" else "\\") in sentence
+            assert sentence in text, (fmt, entry.lean)
+    # a premise the family theorem takes as a hypothesis is worded the same way
+    family = exporter.collect(LEAN, ["swiglu"]).families[0].plan
+    premise = PremiseHypothesis("hσ", library.TENDSTO, "Tendsto swish (𝓝 0) (𝓝 0)", "test")
+    assert exporter.premise_latex(premise, family) == words
+
+
+def test_where_lean_is_more_general_than_the_paper_the_exports_say_so_once():
+    note = GROUP_NOTES["relu_characterisation"]
+    assert r"The paper assumes $d\geq 2$; the Lean statements hold for every $d$" in note
+    for fmt in ("latex", "markdown", "blueprint"):
+        text = export("--format", fmt).output
+        for key, note in GROUP_NOTES.items():
+            assert text.count(note) == 1, (fmt, key)
+    data = json.loads(export("--format", "json").output)
+    assert data["group_notes"] == GROUP_NOTES
+    jsonschema.validate(data, STATEMENTS_SCHEMA)
+    # a named export has only the notes of its groups
+    named = json.loads(export("--format", "json", "relu2").output)
+    assert set(named["group_notes"]) == {"degree", "linearisation"}
+
+
+def test_titles_say_what_the_statement_says_then_the_paper_reference():
+    assert set(TITLES) == {e.lean for e in LIBRARY_STATEMENTS}
+    titles = [e.full_title for e in LIBRARY_STATEMENTS]
+    assert len(set(titles)) == len(titles), "two theorems with one title"
+    for entry in LIBRARY_STATEMENTS:
+        assert "," not in entry.title and ":" not in entry.title   # graph node names
+        assert len(entry.title.split()) >= 4, entry.title            # not a bare reference
+        plain = entry.node_label.removeprefix("thm:")
+        assert "\\" not in plain and "$" not in plain, plain      # the graph shows words
+        if entry.paper:
+            assert entry.full_title.endswith(f"(paper {entry.paper})")
+    latex = export("--format", "latex").output
+    for entry in LIBRARY_STATEMENTS:
+        assert f"\\emph{{{entry.title}}}" in latex
+    per_family = export("--format", "latex", "--per-family", "relu2").output
+    assert (r"{\normalfont\bfseries ReLU\textsuperscript{2}: no skip $A\neq 0$ is absorbed "
+            r"(degree argument; paper Prop 5).}") in per_family
+    statements = exporter.collect(LEAN).statements
+    assert len({s.title for s in statements}) == len(statements)
+    assert len({s.node_label for s in statements}) == len(statements)
+
+
+def test_no_export_cites_a_file_the_reader_cannot_open():
+    for fmt in ("latex", "markdown", "blueprint"):
+        text = export("--format", fmt).output
+        # what a reader sees: not the comments that say which template wrote the file
+        text = re.sub(r"^%.*$", "", re.sub(r"<!--.*?-->", "", text, flags=re.S), flags=re.M)
+        assert not re.search(r"[\w-]+\.md\b", text), (fmt, re.findall(r"[\w-]+\.md\b", text))
+
+
+@pytest.mark.parametrize("fmt", ["json", "blueprint"])
+def test_per_family_is_refused_where_it_does_not_apply(fmt):
+    result = export("--format", fmt, "--per-family")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert "--per-family applies to --format latex and markdown only" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--format", "markdown", "--label-prefix", "lb:"], "--label-prefix applies to"),
+    (["--format", "json", "--label-prefix", "lb:"], "--label-prefix applies to"),
+    (["--format", "latex", "--label-prefix", "a b{"], "letters, digits"),
+])
+def test_label_prefix_is_refused_where_it_does_not_apply(args, message):
+    result = export(*args)
+    assert result.exit_code == 2 and message in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("fmt, mode", [("latex", []), ("latex", ["--per-family"]),
+                                       ("latex", ["--fragment"]), ("blueprint", [])])
+def test_label_prefix_goes_on_every_label_and_reference(fmt, mode):
+    plain = export("--format", fmt, *mode).output
+    text = export("--format", fmt, *mode, "--label-prefix", "lb:").output
+    labels = re.findall(r"\\label\{([^}]*)\}", text)
+    refs = re.findall(r"\\ref\{([^}]*)\}", text)
+    uses = [u.strip() for group in re.findall(r"\\uses\{([^}]*)\}", text)
+            for u in group.split(",")]
+    assert labels and all(label.startswith("lb:") for label in labels)
+    assert all(ref.startswith("lb:") for ref in refs + uses)
+    assert set(refs + uses) <= set(labels), "a reference to no label"
+    assert len(labels) == len(set(labels))
+    assert re.findall(r"\\label\{([^}]*)\}", plain) == [label[3:] for label in labels]
+
+
+def test_blueprint_out_writes_a_leanblueprint_project(tmp_path):
+    out = tmp_path / "blueprint"
+    result = export("--format", "blueprint", "relu2", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert result.stdout == "" and "leanblueprint web" in result.stderr
+    written = sorted(p.relative_to(out / "src").as_posix()
+                     for p in out.rglob("*") if p.is_file())
+    assert written == sorted([*exporter.BLUEPRINT_FILES, "content.tex"])
+    assert (out / "src" / "content.tex").read_text(encoding="utf-8") == export(
+        "--format", "blueprint", "relu2").output
+    assert all((p.stat().st_mode & 0o777) == 0o644 for p in out.rglob("*") if p.is_file())
+    web = (out / "src" / "web.tex").read_text(encoding="utf-8")
+    assert "\\input{content}" in web and "{|" not in web
+    # again: content.tex is new, the project's own edits of the other files are kept
+    (out / "src" / "web.tex").write_text(web + "% my edit\n", encoding="utf-8")
+    again = export("--format", "blueprint", "gelu", "--out", str(out))
+    assert again.exit_code == 0 and "note: kept 9 existing files" in again.stderr
+    assert (out / "src" / "web.tex").read_text(encoding="utf-8").endswith("% my edit\n")
+    assert "gelu" in (out / "src" / "content.tex").read_text(encoding="utf-8")
+    # a content.tex the export did not write is never overwritten
+    (out / "src" / "content.tex").write_text("my own blueprint\n", encoding="utf-8")
+    refused = export("--format", "blueprint", "--out", str(out))
+    assert refused.exit_code == 2 and "was not written by leanbridge export" in refused.stderr
+    assert (out / "src" / "content.tex").read_text(encoding="utf-8") == "my own blueprint\n"
+    # an existing file is not a project directory
+    clash = tmp_path / "file"
+    clash.write_text("x")
+    refused = export("--format", "blueprint", "--out", str(clash))
+    assert refused.exit_code == 2 and "is not a directory" in refused.stderr
+    assert clash.read_text() == "x"
+
+
+def test_blueprint_has_informal_proofs_and_mathlib_facts():
+    text = export("--format", "blueprint").output
+    nodes = _nodes(text)
+    for entry in LIBRARY_STATEMENTS:
+        node = nodes[entry.full_name]
+        if entry.lean in PROOFS:
+            assert PROOFS[entry.lean] in node.split("\\begin{proof}", 1)[1]
+    assert "\\begin{proof}\n\\end{proof}" not in text
+    for fact in MATHLIB_FACTS:
+        node = nodes[fact.name]
+        assert "\\mathlibok" in node and fact.statement in node
+        for user in fact.used_by:
+            assert fact.node_label in nodes[f"{library.NAMESPACE}.{user}"]
+    # a library theorem's proof uses the library theorems its Lean proof uses
+    iff = nodes["SkipAbsorption.absorbable_relu_iff"].split("\\begin{proof}", 1)[1]
+    for used in ("exists_sCondition_of_absorbable_relu", "absorbable_of_sCondition"):
+        assert library_statements.BY_NAME[f"SkipAbsorption.{used}"].node_label in iff
+    assert exporter.library_uses(LEAN)["SkipAbsorption.absorbable_relu_iff"] == [
+        "SkipAbsorption.absorbable_of_sCondition",
+        "SkipAbsorption.exists_sCondition_of_absorbable_relu"]
+    # a family theorem's proof says which theorem it instantiates
+    relu2 = nodes[RELU2_DEGREE].split("\\begin{proof}", 1)[1]
+    assert "The instance of A homogeneous $\\sigma$ of natural degree" in relu2
+    assert "SkipAbsorption.relu2\\_\\allowbreak{}posHomogeneous" in relu2
+
+
+def test_informal_proofs_and_mathlib_facts_name_existing_theorems():
+    names = {e.lean for e in LIBRARY_STATEMENTS}
+    assert set(PROOFS) <= names, "a proof for a theorem that does not exist"
+    assert {e.lean for e in PAPER_LIBRARY} <= set(PROOFS)
+    declared = scan_project(LEAN)
+    from leanbridge.lean.sources import uses
+    checked = (LEAN / "CHECKED_NAMES.md").read_text(encoding="utf-8")
+    for fact in MATHLIB_FACTS:
+        assert f"`{fact.name}`" in checked, fact.name
+        for user in fact.used_by:
+            assert user in names
+            seen, todo, text = set(), [f"{library.NAMESPACE}.{user}"], ""
+            while todo:      # the proof, and the project lemmas it uses, transitively
+                name = todo.pop()
+                if name in seen:
+                    continue
+                seen.add(name)
+                text += declared[name].text
+                todo += uses(declared[name], declared)
+            short = fact.name.rsplit(".", 1)[-1]
+            assert re.search(rf"(?<![\w']){re.escape(short)}(?![\w'])", text), (
+                fact.name, user)

@@ -5,6 +5,7 @@ can (TeX Live from Debian's packages; plasTeX/leanblueprint, junitparser, markdo
 PyPI through the test extra).
 """
 
+import html
 import importlib.util
 import re
 import shutil
@@ -38,16 +39,38 @@ def export(*args, project=LEAN):
     return result.stdout
 
 
+#: An overfull box in pdflatex's log, and by how much (pt).
+_OVERFULL = re.compile(r"Overfull \\[hv]box \((\d+(?:\.\d+)?)pt too (?:wide|high)\)[^\n]*")
+
+
+def overfull_boxes(log: str, tolerance: float = 1.0) -> list[str]:
+    """The overfull boxes of a pdflatex log beyond ``tolerance`` points."""
+    return [m.group(0) for m in _OVERFULL.finditer(log) if float(m.group(1)) > tolerance]
+
+
 def _pdflatex(directory: Path, name: str) -> str:
-    for _ in range(2):   # twice: references resolve on the second run
+    """Compile twice (references resolve on the second pass) and require that two passes
+    were enough, with no overfull box beyond 1 pt and no undefined reference."""
+    for _ in range(2):
         completed = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
                                     name], cwd=directory, capture_output=True, text=True,
                                    timeout=300)
         assert completed.returncode == 0, completed.stdout[-3000:]
     log = (directory / name.replace(".tex", ".log")).read_text(errors="replace")
-    assert "Overfull" not in log, re.findall(r"Overfull.*", log)
+    assert not overfull_boxes(log), overfull_boxes(log)
     assert "undefined" not in log.lower(), re.findall(r".*undefined.*", log, re.I)
+    assert "Rerun" not in log and "may have changed" not in log, "a third pass needed"
+    assert "multiply defined" not in log, re.findall(r".*multiply defined.*", log)
     return log
+
+
+def test_overfull_boxes_are_read_from_the_log():
+    log = ("Overfull \\hbox (35.80568pt too wide) in paragraph at lines 89--91\n"
+           "Overfull \\vbox (1.10153pt too high) has occurred while \\output is active []\n"
+           "Overfull \\hbox (0.5pt too wide) in alignment at lines 3--4\n")
+    assert overfull_boxes(log) == [
+        "Overfull \\hbox (35.80568pt too wide) in paragraph at lines 89--91",
+        "Overfull \\vbox (1.10153pt too high) has occurred while \\output is active []"]
 
 
 # -- LaTeX: pdflatex ---------------------------------------------------------------------------
@@ -90,6 +113,84 @@ def test_latex_fragment_compiles_inside_a_host_paper(tmp_path, booktabs, own_rem
         assert remark_number == "1"
     else:   # the fragment's remark shares the theorem counter: after the last theorem
         assert int(remark_number) == int(theorem_number) + 1
+
+
+#: User families for the layout tests: a premise stated as a hypothesis (shifted_softplus,
+#: pi_relu), a long name and a long expression.
+USER_FAMILIES = (("log(1+exp(z))-log(2)", "shifted_softplus"), ("(pi-3)*Max(z,0)", "pi_relu"),
+                 ("z**3 + z**5/7 - tanh(z)*sin(z)**2/(1+exp(-z))",
+                  "a_very_long_user_family_name_with_many_words"),
+                 ("Max(z,0)**3", "cubed_relu"))
+
+
+@pytest.fixture(scope="module")
+def user_project(tmp_path_factory):
+    """A copy of the Lean project with the catalog and :data:`USER_FAMILIES` generated."""
+    project = tmp_path_factory.mktemp("users") / "lean"
+    shutil.copytree(LEAN, project, ignore=shutil.ignore_patterns(".lake", "build"))
+    for expr, name in USER_FAMILIES:
+        result = CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                           expr, "--name", name])
+        assert result.exit_code == 0, result.output
+    return project
+
+
+HOST = r"""\documentclass[%s]{article}
+\usepackage{amsmath,amssymb,amsthm}
+\usepackage{booktabs}
+\newtheorem{theorem}{Theorem}
+\begin{document}
+\section{Our results}\label{thm:arg-degree}
+Our own Table~\ref{tab:families}.
+\begin{table}[ht]\centering\begin{tabular}{l}x\end{tabular}\caption{Ours.}\label{tab:families}
+\end{table}
+\input{leanbridge}
+After: the export's %s.
+\end{document}
+"""
+
+
+@needs_pdflatex
+@pytest.mark.parametrize("columns", ["onecolumn", "twocolumn"])
+@pytest.mark.parametrize("mode", [[], ["--per-family"]], ids=["general", "per-family"])
+def test_latex_fragment_with_user_families_fits_one_and_two_column_hosts(
+        tmp_path, user_project, columns, mode):
+    """No overfull box beyond 1 pt (a table or a formula out of the column, a table off the
+    page), every row of the tables present, two passes, and no label of the export collides
+    with the host's (--label-prefix)."""
+    text = export("--format", "latex", "--fragment", "--label-prefix", "lb:", *mode,
+                  project=user_project)
+    (tmp_path / "leanbridge.tex").write_text(text)
+    refs = (r"Theorem~\ref{lb:thm:relu2-not-absorbable-degree}, Table~\ref{lb:tab:declarations}"
+            if mode else r"Theorem~\ref{lb:thm:arg-degree}, Table~\ref{lb:tab:families}")
+    (tmp_path / "paper.tex").write_text(HOST % (columns, refs))
+    _pdflatex(tmp_path, "paper.tex")   # the references resolve (no undefined reference)
+    _assert_every_row(text, user_project, mode)
+
+
+@needs_pdflatex
+@pytest.mark.parametrize("mode", [[], ["--per-family"]], ids=["general", "per-family"])
+def test_latex_document_with_user_families_compiles_in_two_passes(tmp_path, user_project,
+                                                                  mode):
+    text = export("--format", "latex", *mode, project=user_project)
+    (tmp_path / "statements.tex").write_text(text)
+    _pdflatex(tmp_path, "statements.tex")
+    _assert_every_row(text, user_project, mode)
+
+
+def _assert_every_row(text, project, mode):
+    """The table has one row per family (general) or per family theorem (per family)."""
+    from leanbridge import export as exporter
+
+    data = exporter.collect(project)
+    rows = re.findall(r"^\\raggedright .*\\tabularnewline$", text, re.M)
+    if mode:
+        expected = sum(max(1, len(f.statements)) for f in data.families)
+    else:
+        expected = len(data.families)
+    assert len(rows) == expected
+    for name, _ in [(n, e) for e, n in USER_FAMILIES]:
+        assert exporter.latex_text(name).replace("\\_", "\\_\\allowbreak{}") in text
 
 
 # -- blueprint: plasTeX with the leanblueprint plugins -----------------------------------------
@@ -147,22 +248,93 @@ def test_blueprint_builds_with_plastex_and_leanblueprint(tmp_path):
         export("--format", "blueprint", "relu2", "gelu", "--results", str(report)))
     _plastex(tmp_path)
     graph = (tmp_path / "web" / "dep_graph_document.html").read_text(encoding="utf-8")
-    labels = [s.label for s in data.statements] + [r.statement.label for r in data.library]
-    labels += [row.label for row in data.families]
+    labels = [s.node_label for s in data.statements]
+    labels += [r.statement.node_label for r in data.library]
+    labels += [row.node_label for row in data.families]
     for label in labels:
         assert f'"{label}"' in graph, f"node {label} missing from the dependency graph"
     for s in data.statements:   # every \uses is an edge
-        assert re.search(rf'"{re.escape(s.library_statement.label)}" -> "{s.label}"', graph)
+        assert re.search(rf'"{re.escape(s.library_statement.node_label)}" -> '
+                         rf'"{re.escape(s.node_label)}"', graph)
     # \leanok: the proved statement and its library theorem are green, the others are not
     def node(label):
         return re.search(rf'"{re.escape(label)}"\s*\[([^\]]*)\]', graph).group(1)
-    assert "green" in node(proved.label)
-    assert "green" in node(proved.library_statement.label)
+    assert "green" in node(proved.node_label)
+    assert "green" in node(proved.library_statement.node_label)
     others = [s for s in data.statements if s is not proved]
-    assert all("green" not in node(s.label) for s in others)
+    assert all("green" not in node(s.node_label) for s in others)
     # the library nodes' statements are typeset mathematics
     index = (tmp_path / "web" / "index.html").read_text(encoding="utf-8")
     assert r"\(\sigma (z) - \sigma (-z) = c\, z\)" in index
+
+
+def _leanblueprint_new_files(config: dict) -> dict[str, str]:
+    """What `leanblueprint new` writes into blueprint/src for these answers: its templates,
+    rendered with its own Jinja settings (leanblueprint/client.py, `new`)."""
+    import leanblueprint
+    from jinja2 import Environment, FileSystemLoader
+
+    templates = Path(leanblueprint.__file__).parent / "templates"
+    env = Environment(loader=FileSystemLoader(templates), variable_start_string="{|",
+                      variable_end_string="|}", comment_start_string="{--",
+                      comment_end_string="--}", keep_trailing_newline=True)
+    return {name: env.get_template(name).render(config) for name in env.list_templates()
+            if not name.endswith("blueprint.yml")}
+
+
+@needs_plastex
+def test_blueprint_project_is_what_leanblueprint_new_writes_and_builds_as_written(tmp_path):
+    from leanbridge import export as exporter
+
+    out = tmp_path / "blueprint"
+    result = CliRunner().invoke(main, ["export", "--project", str(LEAN), "--format",
+                                       "blueprint", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    src = out / "src"
+    expected = _leanblueprint_new_files(exporter.BLUEPRINT_CONFIG)
+    written = {p.relative_to(src).as_posix(): p.read_text(encoding="utf-8")
+               for p in src.rglob("*") if p.is_file()}
+    assert set(written) == set(expected)
+    for name, text in expected.items():
+        if name != "content.tex":          # leanblueprint's is an empty placeholder
+            assert written[name] == text, name
+    # `leanblueprint web` runs `plastex -c plastex.cfg web.tex` in src/; the site goes to web/
+    plastex = Path(sys.executable).with_name("plastex")
+    completed = subprocess.run([str(plastex) if plastex.exists() else "plastex", "-c",
+                                "plastex.cfg", "web.tex"], cwd=src, capture_output=True,
+                               text=True, timeout=600)
+    output = completed.stdout + completed.stderr
+    assert completed.returncode == 0, output[-3000:]
+    assert not re.search(r"^ERROR", output, re.M), output[-3000:]
+    graph = (out / "web" / "dep_graph_document.html").read_text(encoding="utf-8")
+    # the graph's nodes are named in words, not slugs
+    names = re.findall(r'label="([^"]*)"', graph)
+    names = [n for n in names if n != "\\N"]
+    data = exporter.collect(LEAN)
+    assert len(names) == len(data.statements) + len(data.library) + len(
+        [f for f in data.families if f.statements]) + len(exporter._mathlib_facts(data))
+    assert all(" " in n and not re.search(r"\w-\w+-\w", n) for n in names), names
+    assert "ReLU² — no skip A ≠ 0 is absorbed" in names
+    # proof edges (solid) between library theorems, as the Lean proofs use them
+    from leanbridge.library_statements import BY_NAME
+    necessity = BY_NAME["SkipAbsorption.exists_sCondition_of_absorbable_relu"].node_label
+    iff = BY_NAME["SkipAbsorption.absorbable_relu_iff"].node_label
+    edge = re.search(rf'"{re.escape(necessity)}" -> "{re.escape(iff)}"\s*(\[[^\]]*\])?', graph)
+    assert edge and "dashed" not in (edge.group(1) or "")
+    # the Mathlib facts are nodes marked \mathlibok (leanblueprint colours them dark green)
+    for fact in exporter._mathlib_facts(data):
+        assert re.search(rf'"{re.escape(fact.node_label)}"\s*\[color=darkgreen', graph)
+    # informal proofs: the paper's argument, in the page
+    index = html.unescape((out / "web" / "index.html").read_text(encoding="utf-8"))
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", index))
+    assert "The degree argument. Replace" in text
+    assert "The kink argument of the paper." in text
+    # the declarations `lake exe checkdecls blueprint/lean_decls` checks
+    decls = (out / "lean_decls").read_text(encoding="utf-8").split()
+    assert RELU2_DEGREE_NAME in decls and "Matrix.rank_mul_le_left" in decls
+
+
+RELU2_DEGREE_NAME = "SkipAbsorption.Families.relu2_not_absorbable_degree"
 
 
 @needs_plastex
@@ -200,7 +372,8 @@ def test_blueprint_beyond_the_paper_is_its_own_chapter(tmp_path):
     def node(label):
         return re.search(rf'"{re.escape(label)}"\s*\[([^\]]*)\]', graph).group(1)
     for row in data.beyond_library:
-        assert ("green" in node(row.statement.label)) is (row.statement.full_name == proved)
+        assert ("green" in node(row.statement.node_label)) is (
+            row.statement.full_name == proved)
     assert "rem:beyond" not in graph
     for c in CONJECTURES:
         block = chapter.split(c.title, 1)[1].split("Remark", 1)[0]
@@ -261,7 +434,12 @@ def test_markdown_parses_as_intended(mode):
     assert any(m.endswith(r"\tfrac12 z(1 + \tanh(\sqrt{2/\pi}(z + 0.044715 z^{3})))")
                for m in math)
     emphasis = [inline[i + 1].content for i, c in enumerate(inline) if c.type == "em_open"]
-    assert all(e.startswith("(Paper: ") for e in emphasis), "stray emphasis from _ or *"
+    # emphasis: the titles (their text up to the first formula) and the notes' lead-in only
+    allowed = {e.title.split("$")[0] for e in LIBRARY_STATEMENTS}
+    allowed |= {"The Lean statements and the paper."}
+    assert set(emphasis) <= allowed, "stray emphasis from _ or *"
+    if not mode:
+        assert {e.title.split("$")[0] for e in LIBRARY_STATEMENTS} <= set(emphasis)
     assert all("**" not in m for m in math)
     assert not any("$" in c.content for c in inline if c.type == "text"), "unbalanced $"
 
@@ -371,8 +549,9 @@ def test_blueprint_node_modulo_a_premise_is_not_green(tmp_path):
     def node(label):
         return re.search(rf'"{re.escape(label)}"\s*\[([^\]]*)\]', graph).group(1)
 
-    assert "green" in node("thm:relu-absorbable-of-sCondition")
-    assert "green" not in node("thm:shifted-softplus-absorbable-of-sCondition")
-    assert "green" not in node("thm:pi-relu-absorbable-of-sCondition")
+    label = "thm:{} — the S-condition gives an absorbing block".format
+    assert "green" in node(label("ReLU"))
+    assert "green" not in node(label("shifted_softplus"))
+    assert "green" not in node(label("pi_relu"))
     pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "web").glob("*.html"))
     assert "of the Lean theorem: verified by SymPy, not by Lean." in pages

@@ -313,16 +313,19 @@ def theorem_node(text, label):
 
 def test_blueprint_gives_no_leanok_and_a_footnote(project, report):
     text = export(project, report, "--format", "blueprint", "relu", "shifted_softplus")
-    modulo = theorem_node(text, "thm:shifted-softplus-absorbable-of-sCondition")
-    proved = theorem_node(text, "thm:relu-absorbable-of-sCondition")
+    label = "thm:{} — the S-condition gives an absorbing block".format
+    modulo = theorem_node(text, label("shifted_softplus"))
+    proved = theorem_node(text, label("ReLU"))
     assert r"\leanok" in proved
     assert r"\leanok" not in modulo
     assert r"Assume that $\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$." in modulo
     assert (r"\footnote{The assumption $\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$ "
             r"is the hypothesis \texttt{h$\sigma$} of the Lean theorem: verified by SymPy, not "
             r"by Lean.}") in modulo
-    after = text[text.index(r"\label{thm:shifted-softplus-absorbable-of-sCondition}"):]
-    assert not after.split(r"\end{theorem}", 1)[1].lstrip().startswith(r"\begin{proof}")
+    after = text[text.index(rf"\label{{{label('shifted_softplus')}}}"):]
+    proof = after.split(r"\end{theorem}", 1)[1].split(r"\end{proof}", 1)[0]
+    assert r"\leanok" not in proof     # its informal proof says what is assumed, no \leanok
+    assert r"is assumed (\texttt{h$\sigma$}): verified by SymPy, not by Lean." in proof
 
 
 def test_latex_states_the_hypothesis_and_its_status(project, report):

@@ -124,7 +124,7 @@ def test_readme_export_examples_are_what_the_export_prints():
         assert _rstrip_lines(excerpt) in _rstrip_lines(result.output), args
     markdown = "\n".join(excerpt for args, excerpt in examples if "markdown" in args)
     assert "## Theorem 1 (Degree argument)" in markdown and "| ReLU² |" in markdown
-    assert r"\begin{theorem}[Degree argument]" in examples[-1][1]
+    assert r"{\normalfont\bfseries Degree argument.}" in examples[-1][1]
 
 
 def test_readme_workflow_is_the_workflow_file_byte_for_byte():

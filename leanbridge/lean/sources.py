@@ -185,3 +185,82 @@ def project_imports(project: Path) -> dict[str, list[str]]:
         found[module_name(relative.as_posix())] = imports(path.read_text(encoding="utf-8",
                                                                         errors="replace"))
     return found
+
+
+_OPEN = {"(": ")", "{": "}", "[": "]", "⦃": "⦄"}
+_CLOSE = set(_OPEN.values())
+
+
+@dataclass(frozen=True)
+class Binder:
+    """One binder of a declaration's signature: ``(hA : A ≠ 0)`` is ``("(", ("hA",),
+    "A ≠ 0")``; an instance binder ``[NormedAddCommGroup E]`` has no names."""
+
+    bracket: str
+    names: tuple[str, ...]
+    type: str
+
+
+def signature(text: str) -> tuple[list[Binder], str]:
+    """The binders of a declaration and its type after the colon, read from its source text
+    (``theorem name binders : type := …``, or ``… : type`` then ``| …`` match arms; comments
+    already stripped, as :attr:`LeanDeclaration.text` is). A reader of the project's regular
+    signatures, not a Lean parser: brackets are matched, and the first ``:`` outside them ends the binders."""
+    header = re.split(r":=|\n[ \t]*\|", text, maxsplit=1)[0]   # the body, or match arms
+    match = _DECL.search(header)
+    rest = header[match.end():] if match else header
+    binders: list[Binder] = []
+    position = 0
+    while position < len(rest):
+        char = rest[position]
+        if char in _OPEN:
+            end = _matching(rest, position)
+            inner = rest[position + 1:end]
+            names, type_ = _split_binder(inner)
+            binders.append(Binder(char, names, " ".join(type_.split())))
+            position = end + 1
+        elif char == ":":
+            return binders, " ".join(rest[position + 1:].split())
+        else:
+            position += 1
+    return binders, ""
+
+
+def _matching(text: str, start: int) -> int:
+    """The index of the bracket closing the one at ``start``."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] in _OPEN:
+            depth += 1
+        elif text[index] in _CLOSE:
+            depth -= 1
+            if depth == 0:
+                return index
+    return len(text)
+
+
+def _split_binder(inner: str) -> tuple[tuple[str, ...], str]:
+    depth = 0
+    for index, char in enumerate(inner):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+        elif char == ":" and depth == 0 and inner[index + 1:index + 2] != "=":
+            return tuple(inner[:index].split()), inner[index + 1:]
+    return (), inner
+
+
+def top_level_split(text: str, separator: str) -> list[str]:
+    """``text`` split at the occurrences of ``separator`` outside brackets."""
+    parts, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char in _OPEN:
+            depth += 1
+        elif char in _CLOSE:
+            depth -= 1
+        elif depth == 0 and text.startswith(separator, index):
+            parts.append(text[start:index])
+            start = index + len(separator)
+    parts.append(text[start:])
+    return [part.strip() for part in parts]
