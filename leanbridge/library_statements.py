@@ -439,6 +439,10 @@ TITLES: dict[str, str] = {
     "volume_sCondition_eq_zero":
         "For a fixed up-projection the S-condition holds on a null set",
     "volume_sCondition_joint_eq_zero": "The S-condition holds on a null set of weights",
+    "not_residual_eq_of_bounded_norm":
+        r"No continuous function of a bounded normalisation absorbs the pre-norm residual",
+    "not_residual_eq_of_not_injective":
+        r"No function of a normalisation that is not injective absorbs the pre-norm residual",
     "absorbableWithWidth_add_of_linearIndependent": r"Width $n + d$ always absorbs the identity",
     "exists_rank_le_of_absorbableWithWidth":
         r"Absorbing at a width $n'$ bounds $n'$ below by $n$ plus a rank",
@@ -461,6 +465,14 @@ TITLES: dict[str, str] = {
 #: Informal proofs for the blueprint: the paper's argument (as the research notes reconstruct
 #: it) in a few lines, or the note's for the results beyond the paper. LaTeX text as the entries.
 PROOFS: dict[str, str] = {
+    "not_residual_eq_of_bounded_norm": (
+        r"The outputs of $N$ lie in the closed ball of radius $R$, which is compact; the "
+        r"continuous map $G - F$ is bounded on it, by $C$ say. If $h + F(N(h)) = G(N(h))$ for "
+        r"all $h$, then $h = (G - F)(N(h))$ has norm at most $C$ for every $h$, which fails for "
+        r"the constant vector with entries $\lvert C\rvert + 1$ (here $d\geq 1$ is used)."),
+    "not_residual_eq_of_not_injective": (
+        r"If $h + F(N(h)) = G(N(h))$ for all $h$ and $N(h_1) = N(h_2)$, then "
+        r"$h_1 + F(N(h_2)) = G(N(h_2)) = h_2 + F(N(h_2))$, so $h_1 = h_2$."),
     "not_absorbable_of_posHomogeneous": (
         r"The degree argument. Replace $x$ by $tx$ with $t > 0$ in $Ax + B_W(x) = B_V(x)$: both "
         r"blocks are homogeneous of degree $k$, so $t\,Ax + t^k B_W(x) = t^k B_V(x)$, that is "

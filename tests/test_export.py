@@ -937,10 +937,15 @@ HYPOTHESIS_WORDS = (
      [r"of width \$n'\$ equals"]),
     ("absorbing block of the same width", r"^AbsorbableWithWidth relu 1 Wd Wu n$",
      [r"same width \$n\$ equals"]),
+    ("bounded output", r"^∃ R, ∀ h, ‖N h‖ ≤ R$", [r"\$N\$ has bounded output"]),
+    ("continuous maps", r"^Continuous [FG]$", [r"\$F\$ and \$G\$ are continuous"]),
+    ("equal outputs", r"^N h₁ = N h₂$", [r"\$N\(h_1\) = N\(h_2\)"]),
+    ("distinct inputs", r"^h₁ ≠ h₂$", [r"h_1\\neq h_2"]),
 )
 #: Binders that are data (quantified in the statement's words), not hypotheses.
 _DATA = re.compile(r"^(?:ℝ|ℕ|NNReal|Type\*|Matrix |List |Finset "
-                   r"|Fin \w+ → (?:Fin \w+ → )?(?:Fin \w+|ℝ)$|E → E$)")
+                   r"|Fin \w+ → (?:Fin \w+ → )?(?:Fin \w+|ℝ)$|E → E$"
+                   r"|\(Fin \w+ → ℝ\) → \(Fin \w+ → ℝ\)$)")
 
 
 def _hypotheses(lean_text):
@@ -948,7 +953,12 @@ def _hypotheses(lean_text):
     its type (``P → Q``)."""
     binders, conclusion = signature(lean_text)
     found = [b.type for b in binders if not _DATA.match(b.type)]
-    return found + top_level_split(conclusion, "→")[:-1]
+    parts = top_level_split(conclusion, "→")
+    for index, part in enumerate(parts):
+        if re.match(r"^(?:¬\s*)?[∀∃]", part):      # a quantifier: the rest is its body
+            parts = parts[:index] + [" → ".join(parts[index:])]
+            break
+    return found + parts[:-1]
 
 
 def _missing_words(lean_text, text):
