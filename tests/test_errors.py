@@ -313,3 +313,31 @@ def test_stream_that_cannot_encode_sigma_falls_back_to_ascii(args, encoding):
     if args == ["analyse", "gelu"]:
         assert b"sigma(z) - sigma(-z) = c*z: yes, c = 1" in completed.stdout
         assert b"GELU (gelu) -- activation sigma" in completed.stdout
+
+
+def test_a_tower_of_powers_ends_at_once_in_one_line():
+    # Before: `10**10**10` was computed while parsing, outside the time budget, for ever.
+    completed = subprocess.run(
+        [sys.executable, "-m", "leanbridge", "analyse", "--expr", "10**10**10*z",
+         "--time-budget", "5"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.startswith("Error: number too large in '10**10**10*z'")
+    assert len(completed.stderr.strip().splitlines()) == 1, completed.stderr
+    big = run("analyse", "--expr", "1e5000*z")
+    one_line_exit_2(big, "number too large")
+    assert "set_int_max_str_digits" not in big.stderr
+
+
+@pytest.mark.parametrize("command", [["analyse"], ["generate", "--project", str(LEAN),
+                                                    "--name", "slow_read"]])
+def test_the_time_budget_covers_reading_the_expression(monkeypatch, command):
+    from leanbridge import expression
+
+    def slow_parse(*args, **kwargs):
+        # Slow, not endless: without the budget the command fails after 10 s (syntax error).
+        for _ in range(1000):
+            time.sleep(0.01)
+        raise SyntaxError("slow")
+    monkeypatch.setattr(expression, "parse_expr", slow_parse)
+    result = run(*command, "--expr", "z**3", "--time-budget", "1")
+    one_line_exit_2(result, "reading and analysing 'z**3' did not finish within 1 s")
