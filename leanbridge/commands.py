@@ -173,6 +173,10 @@ def _analyse_within(expr_text: str, name: str, gated: bool, budget: float) -> An
 #: module does not import NetworkX; tests/test_graph.py checks they agree).
 GRAPH_FORMATS = ("dot", "json", "mermaid")
 
+#: The longest ``generate --name``: its file ``Families/<Name>.lean`` and the temporary file
+#: written beside it (``.<Name>.lean.XXXXXXXX.tmp``) stay within 255 bytes.
+MAX_NAME_CHARS = 200
+
 PROJECT_OPTION = click.option(
     "--project", "project_path", default=None, metavar="DIR",
     help="The Lake project holding SkipAbsorption (default: found from the working directory "
@@ -217,6 +221,9 @@ def generate(project_path: str | None, check_only: bool, expr_text: str | None,
         return
     if (expr_text is None) != (user_name is None):
         raise InputError("--expr and --name go together")
+    if user_name is not None and len(user_name) > MAX_NAME_CHARS:
+        raise InputError(f"--name is {len(user_name)} characters (limit {MAX_NAME_CHARS}): the "
+                         "family's Lean file name must fit the file system's 255-byte limit")
     directories = [project / generate_files.FAMILIES_DIR]
     if expr_text is None:
         directories.append((project / generate_files.INDEX_PATH).parent)

@@ -208,6 +208,8 @@ def parse_activation(text: str) -> sp.Expr:
     if len(source) > MAX_CHARS:
         raise ExpressionError(f"expression too long: {len(source)} characters (limit "
                               f"{MAX_CHARS}): {excerpt(source)}")
+    if any("\udc80" <= char <= "\udcff" for char in source):  # argv bytes that are not UTF-8
+        raise ExpressionError(f"cannot parse {excerpt(text)}: it is not UTF-8 text")
     for bad in _FORBIDDEN:
         if bad in source:
             raise ExpressionError(
