@@ -7,7 +7,10 @@ from leanprover/lean-action's own steps and from what broke before: elan before 
 the manifest resolved once (a committed one preferred) before anything keyed on it; Mathlib's
 cache before the build; `.lake` saved after the build, not before; `leanbridge check` and the
 real-Lean tests after the build; reports uploaded even when the check fails; a failed build
-fails the job.
+fails the job. Besides the build, what Lean projects run next to lean-action (issue 24 §6):
+`lake build --wfail` (a warning such as a `sorry` fails), the kernel replay of the project's
+.olean files (leanchecker, else lean4checker at the toolchain's tag), the import-all test;
+each lets the check and the reports run and fails the job in the last step.
 """
 
 import shutil
@@ -138,9 +141,62 @@ def test_check_and_real_lean_tests_after_the_build(steps):
 def test_failed_build_reaches_the_check_and_fails_the_job(steps):
     build = index(steps, lambda s: s.get("id") == "build", "lake build")
     assert steps[build]["continue-on-error"] is True
-    gate = index(steps, lambda s: s.get("if") == "steps.build.outcome == 'failure'",
+    gate = index(steps, lambda s: "steps.build.outcome == 'failure'" in s.get("if", ""),
                  "failing the job on a failed build")
     assert gate == len(steps) - 1 and "exit 1" in steps[gate]["run"]
+
+
+def test_wfail_build_after_the_build_fails_the_job_on_a_warning(steps):
+    build = index(steps, lambda s: s.get("id") == "build", "lake build")
+    save = index(steps, uses("actions/cache/save"), "saving .lake")
+    wfail = index(steps, lambda s: s.get("id") == "wfail", "lake build --wfail")
+    check = index(steps, runs("leanbridge check"), "leanbridge check")
+    assert build < save < wfail < check  # the cache is saved whatever the warnings
+    assert steps[wfail]["run"].strip() == "lake build --wfail"
+    assert steps[wfail]["working-directory"] == "lean"
+    assert steps[wfail]["if"] == "steps.build.outcome == 'success'"
+    assert steps[wfail]["continue-on-error"] is True
+    assert "steps.wfail.outcome == 'failure'" in steps[-1]["if"]
+
+
+def test_kernel_replay_of_the_projects_modules(steps):
+    build = index(steps, lambda s: s.get("id") == "build", "lake build")
+    kernel = index(steps, lambda s: s.get("id") == "kernel", "the kernel replay")
+    check = index(steps, runs("leanbridge check"), "leanbridge check")
+    assert build < kernel < check
+    script = steps[kernel]["run"]
+    assert steps[kernel]["working-directory"] == "lean"
+    assert steps[kernel]["if"] == "steps.build.outcome == 'success'"
+    assert "set -euo pipefail" in script
+    # The toolchain's own leanchecker first, on the library's module prefix ...
+    assert "elan which leanchecker" in script
+    assert "lake env leanchecker SkipAbsorption" in script
+    # ... else lean4checker built at the tag of lean/lean-toolchain, with that toolchain.
+    assert 'cut -d: -f2 lean-toolchain' in script and '--branch "$version"' in script
+    assert "https://github.com/leanprover/lean4checker" in script
+    assert 'cp lean-toolchain "$RUNNER_TEMP/lean4checker/lean-toolchain"' in script
+    assert script.index("lake build)") < script.index(
+        'lake env "$RUNNER_TEMP/lean4checker/.lake/build/bin/lean4checker" SkipAbsorption')
+    assert "steps.kernel.outcome == 'failure'" in steps[-1]["if"]
+
+
+def test_import_all_step_runs_the_import_all_test(steps):
+    install = index(steps, runs("pip install"), "installing leanbridge")
+    imports = index(steps, lambda s: s.get("id") == "imports", "the import-all test")
+    check = index(steps, runs("leanbridge check"), "leanbridge check")
+    assert install < imports < check
+    assert steps[imports]["run"] == "python -m pytest -q tests/test_lean_imports.py"
+    assert (ROOT / "tests" / "test_lean_imports.py").is_file()
+    assert steps[imports]["continue-on-error"] is True
+    assert "steps.imports.outcome == 'failure'" in steps[-1]["if"]
+
+
+def test_the_last_step_says_which_gate_failed(steps):
+    gate = steps[-1]
+    for variable, outcome in (("BUILD", "build"), ("WFAIL", "wfail"), ("KERNEL", "kernel"),
+                              ("IMPORTS", "imports")):
+        assert gate["env"][variable] == f"${{{{ steps.{outcome}.outcome }}}}"
+        assert f'if [ "${variable}" = failure ]; then' in gate["run"]
 
 
 def test_reports_uploaded_even_when_the_check_fails(steps):
