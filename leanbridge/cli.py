@@ -148,6 +148,12 @@ class _Group(click.Group):
             if error.errno == errno.EPIPE:         # `| head`: Click exits 1 quietly
                 raise
             raise _system_error(error) from None
+        except ValueError as error:                # Python's limit on printing huge integers
+            if "integer string conversion" not in str(error):
+                raise
+            raise InputError("a number in the computation has more than "
+                             f"{sys.get_int_max_str_digits()} digits: write the input with "
+                             "smaller numbers") from None
 
 
 class OutputError(click.ClickException):

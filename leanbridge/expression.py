@@ -178,6 +178,28 @@ def _exact_number(kind, text: str):
     return build
 
 
+def expansion_digits(expr: sp.Basic) -> float:
+    """An upper estimate of log10 of the largest number that expanding ``expr`` can produce
+    (the analysis expands: ``(10**999 + z)**5`` has the coefficient 10**4995): a rational's
+    digits; a sum adds log10 of its number of terms (multinomial coefficients), a product the
+    digits of its factors, a rational power multiplies by |exponent|; other nodes take their
+    largest argument's."""
+    if expr.is_Rational:
+        return max(_log10(expr.p), _log10(expr.q))
+    sizes = [expansion_digits(arg) for arg in expr.args]
+    if not sizes:
+        return 0.0
+    if isinstance(expr, sp.Add):
+        return max(sizes) + math.log10(len(sizes))
+    if isinstance(expr, sp.Mul):
+        return sum(sizes)
+    if isinstance(expr, sp.Pow) and expr.exp.is_Rational:
+        return sizes[0] * abs(expr.exp.p) / expr.exp.q
+    if isinstance(expr, sp.Pow):
+        return sizes[0] + sizes[1]
+    return max(sizes)
+
+
 def _nesting(source: str) -> int:
     depth = deepest = 0
     for char in source:
@@ -250,6 +272,11 @@ def parse_activation(text: str) -> sp.Expr:
         raise ExpressionError(
             f"expression too large: {nodes} nodes, depth {depth} (limits {MAX_NODES} nodes, "
             f"depth {MAX_DEPTH}): {excerpt(source)}")
+    expanded = expansion_digits(expr)
+    if expanded > MAX_DIGITS:
+        raise ExpressionError(
+            f"number too large in {excerpt(text)}: expanded, it has coefficients of about "
+            f"{int(expanded) + 1} digits (limit {MAX_DIGITS})")
     unknown = sorted({type(node).__name__ for node in expr.atoms(AppliedUndef)})
     if unknown:
         raise ExpressionError(

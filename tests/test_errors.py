@@ -442,3 +442,16 @@ def test_check_timeout_applies_to_lake_version_and_its_failure_is_said(project, 
     assert (["--version"], 7.0) in calls
     assert "lake --version gave no version: killed after 7 s (wall-clock timeout)" in result.stderr
     assert json.loads((tmp_path / "report.json").read_text())["toolchain"]["lake_version"] is None
+
+
+def test_a_huge_integer_met_in_the_analysis_is_one_line(monkeypatch):
+    # The last defence: Python's refusal to print an integer of more than 4,300 digits is a
+    # one-line input error, never a traceback with its set_int_max_str_digits advice.
+    from leanbridge import commands
+
+    def huge(*args, **kwargs):
+        return str(10**5000)
+    monkeypatch.setattr(commands, "analyse", huge)
+    result = run("analyse", "--expr", "z**3")
+    one_line_exit_2(result, "a number in the computation has more than 4300 digits")
+    assert "set_int_max_str_digits" not in result.stderr

@@ -128,3 +128,22 @@ def test_huge_numbers_are_refused_before_they_are_computed(text):
 ])
 def test_numbers_within_the_limit_are_evaluated_exactly(text, expected):
     assert parse_activation(text) == expected
+
+
+@pytest.mark.parametrize("text", ["(10**999 + z)**5", "(10**999*sqrt(2) + z)**10",
+                                  "(z + 10)**1000", "(z + 1)**(10**10)",
+                                  "(10**999 + z)*(10**999 + z)"])
+def test_powers_whose_expansion_has_huge_coefficients_are_refused(text):
+    # Before: accepted, then the analysis expanded (10**999 + z)**5 and printing its
+    # coefficient 10**4995 ended in a traceback with Python's set_int_max_str_digits advice.
+    with pytest.raises(ExpressionError) as info:
+        parse_activation(text)
+    assert "number too large" in str(info.value) and "expanded" in str(info.value)
+
+
+def test_expansion_estimate_keeps_ordinary_activations():
+    from leanbridge.expression import expansion_digits
+    from leanbridge.families import CATALOG
+    assert max(expansion_digits(f.expr) for f in CATALOG) < 10
+    assert parse_activation("(z + 1)**1000") == (Z + 1)**1000
+    assert parse_activation("Max(z,0)**3*10**999") == sp.Max(Z, 0)**3 * 10**999
