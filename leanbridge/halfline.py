@@ -109,10 +109,6 @@ class Sample(NamedTuple):
             return Sample(self.low / other.low, self.high / other.high)
 
     @property
-    def real(self) -> "Sample":
-        return Sample(mpmath.re(self.low), mpmath.re(self.high))
-
-    @property
     def imag(self) -> "Sample":
         return Sample(mpmath.im(self.low), mpmath.im(self.high))
 
