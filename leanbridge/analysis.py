@@ -5,7 +5,9 @@ For an activation σ (ungated) or a gate g (gated) this module computes:
 * the value at 0 and the one-sided slopes at 0, hence whether σ is *flat* at 0
   (σ(0) = 0 and both slopes 0, i.e. σ(z) = o(z) at 0);
 * the positive homogeneity degree k, if σ(t z) = t^k σ(z) for all t > 0 — checked on each
-  half-line z = p and z = −p (p > 0), where σ must be C·p^k;
+  half-line z = p and z = −p (p > 0), where σ must be C·p^k: exactly (SymPy, t > 0 symbolic)
+  when σ is written so, else by scale-free samples and then proved (multiplying σ by a constant
+  changes no fact's presence; :mod:`leanbridge.halfline`);
 * the odd part: whether σ(z) − σ(−z) = c·z for a constant c (c = 0: σ is even);
 * for a gate: g(0), continuity of g at 0 and its degree (block degree = that + 1).
 

@@ -236,13 +236,18 @@ def find_lake(explicit: str | None) -> str | None:
     return str(elan) if elan.is_file() and os.access(elan, os.X_OK) else None
 
 
-def describe_toolchain(project: Path, lake: str | None) -> Toolchain:
+def describe_toolchain(project: Path, lake: str | None, timeout: float = 600.0,
+                       progress: Progress = lambda _: None) -> Toolchain:
+    """The toolchain and pins; ``lake --version`` runs under the check's ``--timeout`` and says
+    why when it gives no version."""
     pins = read_pins(project)
     version = None
     if lake:
-        completed = process.run([lake, "--version"], project, timeout=60)
+        completed = process.run([lake, "--version"], project, timeout=timeout)
         text = (completed.stdout or completed.stderr).strip()
         version = text.splitlines()[0] if completed.ok and text else None
+        if version is None:
+            progress(f"lake --version gave no version: {completed.describe()}")
     return Toolchain(lake, version, pins.lean_toolchain, pins.mathlib_rev, pins.mathlib_commit,
                      _git_rev(project))
 
@@ -521,7 +526,7 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     result = CheckResult(
         project=str(project), timeout_s=timeout, allowlist=allowlist,
         started_at=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        toolchain=describe_toolchain(project, lake_path))
+        toolchain=describe_toolchain(project, lake_path, timeout, progress))
 
     progress("checking generated files (leanbridge generate --check)")
     statuses, rendered = generated_files.check_rendered(project)

@@ -4,6 +4,11 @@ Exit codes shared by every command: 0 success, 1 a check did not pass, 2 usage o
 (one line on stderr, never a traceback), 3 Lean toolchain not found, 130 interrupted (Ctrl-C;
 files are written atomically, so nothing is left half-written).
 
+Failures of the system are one line too: a path the file system refuses (a name too long, a
+directory where a file should be) is exit 2 naming the path; output that cannot be written
+(standard output closed, a full disk) is exit 1, and nothing claims success. Bytes of the
+command line that are not UTF-8 appear in messages as ``\\xNN``.
+
 Commands that take a Lake project find it as git and lake do: ``--project DIR`` if given,
 else the nearest directory, from the working directory up, that has a lakefile or a ``lean/``
 subdirectory with one.
@@ -17,15 +22,18 @@ which the collector would otherwise scan again and again (SymPy alone imports 0.
 
 from __future__ import annotations
 
+import errno
 import gc
 import importlib
+import os
+import sys
 from pathlib import Path
 
 import click
 
 from leanbridge import __version__
-from leanbridge.console import ascii_fallback
-from leanbridge.exit_codes import EXIT_USAGE
+from leanbridge.console import ascii_fallback, printable
+from leanbridge.exit_codes import EXIT_FAILED, EXIT_USAGE
 
 #: Exit code after Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
@@ -77,7 +85,7 @@ class _OneLineUsageError(click.UsageError):
         self.exit_code = error.exit_code
 
     def show(self, file=None) -> None:
-        message = " ".join(self.format_message().split())
+        message = printable(" ".join(self.format_message().split()))
         if message.endswith(".") and not message.endswith(".."):
             message = message[:-1]
         path = self.ctx.command_path if self.ctx is not None else "leanbridge"
@@ -123,13 +131,67 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context):
         ascii_fallback()
+        if sys.stdout is None:                     # started with standard output closed (>&-)
+            raise OutputError("standard output is closed: nothing was done (redirect it, "
+                              "e.g. > /dev/null, to discard the output)")
         try:
             return super().invoke(ctx)
         except click.UsageError as error:          # a command, its options and arguments
             raise _one_line(error) from None
+        except click.ClickException as error:      # InputError and the like: bytes shown
+            error.message = printable(error.message)
+            raise
         except KeyboardInterrupt:
             click.echo("Interrupted (Ctrl-C); nothing was half-written.", err=True)
             raise click.exceptions.Exit(EXIT_INTERRUPTED) from None
+        except OSError as error:
+            if error.errno == errno.EPIPE:         # `| head`: Click exits 1 quietly
+                raise
+            raise _system_error(error) from None
+        except ValueError as error:                # Python's limit on printing huge integers
+            if "integer string conversion" not in str(error):
+                raise
+            raise InputError("a number in the computation has more than "
+                             f"{sys.get_int_max_str_digits()} digits: write the input with "
+                             "smaller numbers") from None
+
+
+class OutputError(click.ClickException):
+    """The output could not be written (standard output closed or full): exit 1, one line."""
+
+    exit_code = EXIT_FAILED
+
+
+def _shortened(path: str, width: int = 240) -> str:
+    """A long path by its beginning and its end (where the file's own name is)."""
+    if len(path) <= width:
+        return path
+    return f"{path[:width // 3]}…{path[-width // 2:]} ({len(path)} characters)"
+
+
+def _system_error(error: OSError) -> click.ClickException:
+    """One line for an error of the file system: with a path, the path is the problem (exit 2,
+    e.g. a name too long, a directory where a file should be); without one, writing the output
+    failed (exit 1: it is incomplete)."""
+    reason = error.strerror or str(error)
+    if error.filename is None:
+        _discard_stdout()
+        return OutputError(f"writing the output failed ({reason}); it is incomplete")
+    where = _shortened(printable(os.fsdecode(error.filename)))
+    if error.errno == errno.EISDIR:
+        reason = "it is a directory, where a file is expected"
+    return InputError(f"cannot use {where}: {reason}")
+
+
+def _discard_stdout() -> None:
+    """Point file descriptor 1 at /dev/null, so that the interpreter's last flush of the
+    unwritable standard output does not fail again (with a traceback) on the way out."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def run() -> None:
@@ -140,8 +202,26 @@ def run() -> None:
     gc.disable()
     try:
         main(prog_name="leanbridge")
+    except SystemExit as done:
+        raise SystemExit(_flushed(done.code)) from None
     finally:
         _resume_gc()
+
+
+def _flushed(code: int | str | None) -> int | str | None:
+    """``code``, after flushing standard output: output still buffered is written now, and if
+    that fails (a full disk) the command did not deliver its output: one line, exit 1."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except OSError as error:
+        quiet = error.errno == errno.EPIPE
+        _discard_stdout()
+        if not quiet:
+            click.echo(f"Error: writing the output failed ({error.strerror or error}); it is "
+                       "incomplete", err=True)
+        return EXIT_FAILED if code in (0, None) else code
+    return code
 
 
 def _resume_gc() -> None:

@@ -129,7 +129,7 @@ def families(as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--time-budget", "budget", default=DEFAULT_SECONDS, show_default=True,
               type=click.FloatRange(min=0), metavar="SECONDS",
-              help="Stop the analysis of an --expr after SECONDS (exit 2); 0: no limit.")
+              help="Stop reading and analysing an --expr after SECONDS (exit 2); 0: no limit.")
 def analyse_command(name: str | None, expr_text: str | None, gated: bool,
                     user_name: str | None, as_json: bool, budget: float) -> None:
     """Say which argument decides absorbability for a family NAME or an --expr.
@@ -145,15 +145,11 @@ def analyse_command(name: str | None, expr_text: str | None, gated: bool,
         raise InputError("--gated and --name apply to --expr only")
     if name is not None:
         try:
-            family = get_family(name)
+            result = analyse(get_family(name))
         except UnknownFamilyError as exc:
             raise InputError(str(exc)) from None
     else:
-        try:
-            family = user_family(expr_text, user_name or "user", gated)
-        except ExpressionError as exc:
-            raise InputError(str(exc)) from None
-    result = _analyse_within(family, budget if expr_text is not None else None)
+        result = _analyse_within(expr_text, user_name or "user", gated, budget)
     if as_json:
         click.echo(json.dumps(analysis_json(result), indent=2, ensure_ascii=False))
     else:
@@ -161,11 +157,14 @@ def analyse_command(name: str | None, expr_text: str | None, gated: bool,
 
 
 
-def _analyse_within(family: Family, budget: float | None) -> Analysis:
-    """``analyse(family)`` within the time budget (InputError when it runs out)."""
+def _analyse_within(expr_text: str, name: str, gated: bool, budget: float) -> Analysis:
+    """Read and analyse an --expr within one time budget: reading is inside it too (InputError
+    when the budget runs out or the text is refused)."""
     try:
-        with time_budget(budget, what=f"the analysis of {excerpt(sp.sstr(family.expr))}"):
-            return analyse(family)
+        with time_budget(budget, what=f"reading and analysing {excerpt(expr_text)}"):
+            return analyse(user_family(expr_text, name, gated))
+    except ExpressionError as exc:
+        raise InputError(str(exc)) from None
     except BudgetExceeded as exc:
         raise InputError(f"{exc}; simplify the expression or raise --time-budget") from None
 
@@ -173,6 +172,10 @@ def _analyse_within(family: Family, budget: float | None) -> Analysis:
 #: ``graph --format``: the keys of :data:`leanbridge.graph.FORMATS` (written out so that this
 #: module does not import NetworkX; tests/test_graph.py checks they agree).
 GRAPH_FORMATS = ("dot", "json", "mermaid")
+
+#: The longest ``generate --name``: its file ``Families/<Name>.lean`` and the temporary file
+#: written beside it (``.<Name>.lean.XXXXXXXX.tmp``) stay within 255 bytes.
+MAX_NAME_CHARS = 200
 
 PROJECT_OPTION = click.option(
     "--project", "project_path", default=None, metavar="DIR",
@@ -193,7 +196,7 @@ PROJECT_OPTION = click.option(
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--time-budget", "budget", default=DEFAULT_SECONDS, show_default=True,
               type=click.FloatRange(min=0), metavar="SECONDS",
-              help="Stop the analysis of an --expr after SECONDS (exit 2); 0: no limit.")
+              help="Stop reading and analysing an --expr after SECONDS (exit 2); 0: no limit.")
 def generate(project_path: str | None, check_only: bool, expr_text: str | None,
              user_name: str | None, gated: bool, force: bool, as_json: bool,
              budget: float) -> None:
@@ -218,6 +221,9 @@ def generate(project_path: str | None, check_only: bool, expr_text: str | None,
         return
     if (expr_text is None) != (user_name is None):
         raise InputError("--expr and --name go together")
+    if user_name is not None and len(user_name) > MAX_NAME_CHARS:
+        raise InputError(f"--name is {len(user_name)} characters (limit {MAX_NAME_CHARS}): the "
+                         "family's Lean file name must fit the file system's 255-byte limit")
     directories = [project / generate_files.FAMILIES_DIR]
     if expr_text is None:
         directories.append((project / generate_files.INDEX_PATH).parent)
@@ -228,8 +234,9 @@ def generate(project_path: str | None, check_only: bool, expr_text: str | None,
             raise InputError(f"cannot write the generated files: {exc}") from None
     try:
         if expr_text is not None:
-            family = generate_files.user_family(expr_text, user_name, gated, project=project)
-            with time_budget(budget, what=f"the analysis of {excerpt(expr_text)}"):
+            with time_budget(budget, what=f"reading and analysing {excerpt(expr_text)}"):
+                family = generate_files.user_family(expr_text, user_name, gated,
+                                                    project=project)
                 outputs = [generate_files.user_output(family)]
         else:
             if gated:

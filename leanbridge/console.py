@@ -1,4 +1,5 @@
-"""The terminal streams: output that a stream cannot encode falls back to ASCII.
+"""The terminal streams: output that a stream cannot encode falls back to ASCII; bytes of the
+command line that are not UTF-8 are shown as ``\\xNN`` (:func:`printable`).
 
 leanbridge prints ``σ``, ``—``, ``≠`` and a few symbols. On a stream whose encoding cannot
 represent them (``LANG=C``, ``PYTHONIOENCODING=ascii``, a legacy Windows console) each such
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 import sys
 
 ERRORS = "leanbridge-ascii"
@@ -91,3 +93,16 @@ def ascii_fallback() -> None:
     """Make stdout and stderr spell in ASCII what their encoding cannot represent."""
     sys.stdout = _fallback(sys.stdout)
     sys.stderr = _fallback(sys.stderr)
+
+
+#: How ``repr`` writes an argv byte that is not UTF-8 (Python decodes it to a lone surrogate).
+_ESCAPED_SURROGATE = re.compile(r"\\udc([89a-f][0-9a-f])")
+
+
+def printable(text: str) -> str:
+    """``text`` with the bytes of the command line that are not UTF-8 shown as ``\\xNN`` (as
+    Python writes bytes), whether raw (U+DC80–U+DCFF, how Python decodes them) or as ``repr``
+    wrote them (``\\udcff``): ``'z\\xff'``, not ``'z\\udcff'``."""
+    text = _ESCAPED_SURROGATE.sub(r"\\x\1", text)
+    return "".join(f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff" else c
+                   for c in text)

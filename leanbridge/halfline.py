@@ -9,8 +9,13 @@ holds the primitives it needs on such restrictions:
 * :func:`linear_coefficient` — is f(p) = c·p, and for which c?
 * :func:`jet_at_0` — the exact one-sided first-order expansion f(p) = v + d·p + o(p) at 0+.
 
-Numbers are computed with mpmath at 30 digits through :func:`sympy.lambdify`, at a few exact
-sample points; they decide nothing on their own except a refutation.
+Numbers are computed with mpmath through :func:`sympy.lambdify`, at a few exact sample points;
+they decide nothing on their own except a refutation. Every numeric test is *scale-free*:
+multiplying f by any constant c ≠ 0 changes no answer. A sampled number is computed at 30 and
+at 60 digits; it counts as nonzero only when the two agree to 12 significant digits (a rounding
+residue of an exact 0 shrinks as the precision grows, a true value does not), however small it
+is — so ``p**7/10**14`` at p = 1/1000 (10⁻³⁵) is nonzero, and mpmath has no underflow. Equality
+of two numbers is nonzero-ness of their difference, so it is relative too.
 """
 
 from __future__ import annotations
@@ -33,7 +38,10 @@ P = sp.Symbol("p", positive=True)
 SAMPLES = (sp.Rational(1, 1000), sp.Rational(1, 50), sp.Rational(1, 7), sp.Rational(1, 2),
            sp.Integer(1), sp.Rational(13, 7), sp.Rational(7, 2))
 _DIGITS = 30
-_TOLERANCE = mpmath.mpf("1e-20")
+#: The second precision of every sample (see :func:`_nonzero`).
+_CHECK_DIGITS = 60
+#: Relative agreement of the two precisions for a sampled number to count as nonzero.
+_AGREEMENT = mpmath.mpf("1e-12")
 _SYMBOLIC_ERRORS = (TypeError, ValueError, NotImplementedError, RecursionError,
                     ZeroDivisionError, AttributeError)
 
@@ -67,13 +75,9 @@ def _evaluator(expr: sp.Expr) -> Callable | None:
         return None
 
 
-def values(expr: sp.Expr, points=SAMPLES) -> list | None:
-    """``expr`` at each point (30 digits), or None if any value is not a finite number."""
-    function = _evaluator(expr)
-    if function is None:
-        return None
+def _values_at(function: Callable, points, digits: int) -> list | None:
     out = []
-    with mpmath.workdps(_DIGITS):
+    with mpmath.workdps(digits):
         for point in points:
             try:
                 value = function(mpmath.mpf(point.p) / point.q)
@@ -90,20 +94,69 @@ def values(expr: sp.Expr, points=SAMPLES) -> list | None:
     return out
 
 
-def _small(value, scale=0) -> bool:
-    return abs(value) <= _TOLERANCE * (1 + abs(scale))
+class Sample(NamedTuple):
+    """One number computed twice: at ``_DIGITS`` (``low``) and ``_CHECK_DIGITS`` (``high``)."""
+
+    low: object
+    high: object
+
+    def __sub__(self, other: "Sample") -> "Sample":
+        with mpmath.workdps(_CHECK_DIGITS):
+            return Sample(self.low - other.low, self.high - other.high)
+
+    def __truediv__(self, other: "Sample") -> "Sample":
+        with mpmath.workdps(_CHECK_DIGITS):
+            return Sample(self.low / other.low, self.high / other.high)
+
+    @property
+    def imag(self) -> "Sample":
+        return Sample(mpmath.im(self.low), mpmath.im(self.high))
+
+
+def _nonzero(sample: Sample) -> bool:
+    """Is the sampled number certainly nonzero? Scale-free: yes when its values at 30 and 60
+    digits agree to :data:`_AGREEMENT` relative to the 60-digit value, however small that is.
+    A rounding residue of an exact 0 (``exp(log(p)) − p``) changes with the precision, so it
+    does not count; a number smaller than the rounding error at 30 digits does not count either
+    (it is then left to SymPy, never refuted by numbers)."""
+    low, high = sample
+    if high == 0:
+        return False
+    with mpmath.workdps(_CHECK_DIGITS):
+        return abs(high - low) <= _AGREEMENT * abs(high)
+
+
+def samples(expr: sp.Expr, points=SAMPLES) -> list[Sample] | None:
+    """``expr`` at each point, at two precisions, or None if any value is not finite."""
+    function = _evaluator(expr)
+    if function is None:
+        return None
+    low = _values_at(function, points, _DIGITS)
+    high = None if low is None else _values_at(function, points, _CHECK_DIGITS)
+    if high is None:
+        return None
+    return [Sample(a, b) for a, b in zip(low, high)]
+
+
+def _number_sample(value: sp.Expr) -> Sample:
+    """A constant SymPy number at the two precisions."""
+    with mpmath.workdps(_CHECK_DIGITS):
+        return Sample(mpmath.mpmathify(sp.N(value, _DIGITS)),
+                      mpmath.mpmathify(sp.N(value, _CHECK_DIGITS)))
 
 
 def real_on_samples(expr: sp.Expr) -> bool:
-    """False when ``expr`` takes a non-real value at a sample point."""
-    sampled = values(expr)
+    """False when ``expr`` takes a non-real value at a sample point (an imaginary part that is
+    nonzero at both precisions, however small: the test is scale-free)."""
+    sampled = samples(expr)
     if sampled is None:
         return True  # nothing to refute with
-    return all(_small(mpmath.im(v), mpmath.re(v)) for v in sampled)
+    return not any(_nonzero(v.imag) for v in sampled)
 
 
-def _constant(numbers: list) -> bool:
-    return all(_small(n - numbers[0], numbers[0]) for n in numbers[1:])
+def _constant(numbers: list[Sample]) -> bool:
+    """Do the sampled numbers agree (no difference is certainly nonzero)?"""
+    return not any(_nonzero(n - numbers[0]) for n in numbers[1:])
 
 
 # -- exact facts -----------------------------------------------------------------------------
@@ -111,15 +164,32 @@ def _constant(numbers: list) -> bool:
 _TRANSCENDENTAL = (sp.tanh, sp.sinh, sp.cosh, sigmoid, sp.erf)
 
 
+#: The largest numerator or denominator of a logarithm's coefficient for which
+#: :func:`normal_form_zero` exponentiates (e^(n·log u) = uⁿ is expanded).
+_MAX_LOG_COEFFICIENT = 64
+
+
 def normal_form_zero(expr: sp.Expr) -> bool:
     """Do cheap exact normal forms prove ``expr == 0``? ``expand``; and, for a real ``expr``
     with logarithms, ``exp(expr) == 1`` by ``expand`` and ``cancel`` (a real x with e^x = 1 is
     0). False means only "not shown this way": ``simplify`` may still prove it (slower: its
-    first call alone costs about 0.1 s)."""
+    first call alone costs about 0.1 s).
+
+    A rational factor common to all terms is divided out first (``10**14·f`` is 0 exactly when
+    f is), and e^x is only formed when every logarithm's coefficient is at most
+    :data:`_MAX_LOG_COEFFICIENT` in size: e^(10¹⁴·log u) = u^(10¹⁴) has no expansion."""
     if sp.expand(expr) == 0:
         return True
-    return bool(expr.has(sp.log) and expr.is_real is True
-                and sp.cancel(sp.expand(sp.exp(expr))) == 1)
+    _, expr = expr.as_content_primitive()
+    if not (expr.has(sp.log) and expr.is_real is True):
+        return False
+    for term in sp.Add.make_args(sp.expand_log(expr, force=False)):
+        coefficient = term.as_coeff_Mul()[0]
+        if term.has(sp.log) and not (coefficient.is_Rational
+                                     and abs(coefficient.p) <= _MAX_LOG_COEFFICIENT
+                                     and coefficient.q <= _MAX_LOG_COEFFICIENT):
+            return False
+    return sp.cancel(sp.expand(sp.exp(expr))) == 1
 
 
 def _simplifies_to_zero(expr: sp.Expr) -> bool:
@@ -147,14 +217,13 @@ def zero_test(expr: sp.Expr) -> bool | None:
     if not expr.has(P):
         if not finite_real(expr):
             return None
-        with mpmath.workdps(_DIGITS):
-            if not _small(mpmath.mpmathify(sp.N(expr, _DIGITS))):
-                return False
+        if _nonzero(_number_sample(expr)):
+            return False
         return True if _simplifies_to_zero(expr) else None
-    sampled = values(expr)
+    sampled = samples(expr)
     if sampled is None:
         return None
-    if not all(_small(v) for v in sampled):
+    if any(_nonzero(v) for v in sampled):
         return False
     return True if _simplifies_to_zero(expr) else None
 
@@ -176,34 +245,69 @@ def _exact_candidates(number, symbolic: Callable[[], sp.Expr]) -> Iterator[sp.Ex
         yield exact
 
 
+#: The scale factor of σ(t·z) = t^k·σ(z): a positive symbol, so SymPy decides for every t > 0.
+T_SCALE = sp.Symbol("t", positive=True)
+
+
+def scales_exactly(half: sp.Expr, k: sp.Expr) -> bool:
+    """Does SymPy prove half(t·p) − t^k·half(p) = 0 for symbolic t > 0 and p > 0?"""
+    return _simplifies_to_zero(half.subs(P, T_SCALE * P) - T_SCALE**k * half)
+
+
+def _written_power(half: sp.Expr) -> sp.Expr | None:
+    """k when ``half`` is written C·p^k (C ≠ 0 free of p, k a real number), else None."""
+    try:
+        coefficient, k = half.as_coeff_exponent(P)
+    except _SYMBOLIC_ERRORS:
+        return None
+    if coefficient.has(P) or not finite_real(coefficient) or coefficient == 0:
+        return None
+    return k if finite_real(k) else None
+
+
 def power_law(half: sp.Expr) -> sp.Expr | str | None:
     """k with half(p) = C·p^k for all p > 0 (proved by SymPy); ``"zero"`` if half ≡ 0.
 
-    None when half is not of that form (refuted at sample points) or SymPy cannot prove it.
-    The test is derivative-free: half(2p)/half(p) must be the same constant 2^k everywhere.
+    Exactly first: when half is written C·p^k, SymPy proves half(t·p) = t^k·half(p) with
+    t > 0 symbolic, no numbers involved. Otherwise by samples, scale-free (multiplying half by
+    a constant changes no ratio and no nonzero-ness): half(2p)/half(p) must be the same constant
+    2^k everywhere and half(3p)/half(p) = 3^k; the k found is then proved by SymPy. None when
+    half is not of that form (refuted at sample points) or SymPy cannot prove it.
     """
+    written = _written_power(half)
+    if written is not None and scales_exactly(half, written):
+        return written
     vanishes = zero_test(half)
     if vanishes is True:
         return "zero"
     if vanishes is None:
         return None
-    at_p = values(half)
-    at_2p = values(half, tuple(2 * s for s in SAMPLES))
-    at_3p = values(half, tuple(3 * s for s in SAMPLES))
-    if at_p is None or at_2p is None or at_3p is None or any(_small(v) for v in at_p):
+    at_p = samples(half)
+    at_2p = samples(half, tuple(2 * s for s in SAMPLES))
+    at_3p = samples(half, tuple(3 * s for s in SAMPLES))
+    if at_p is None or at_2p is None or at_3p is None or not all(map(_nonzero, at_p)):
         return None  # C·p^k with C ≠ 0 has no zero on p > 0
-    with mpmath.workdps(_DIGITS):
-        ratios2 = [b / a for a, b in zip(at_p, at_2p)]
-        ratios3 = [c / a for a, c in zip(at_p, at_3p)]
-        if not (_constant(ratios2) and _constant(ratios3)) or mpmath.re(ratios2[0]) <= 0:
-            return None
-        k = mpmath.log(mpmath.re(ratios2[0])) / mpmath.log(2)
-        if not _small(mpmath.power(3, k) - ratios3[0], ratios3[0]):
-            return None
+    ratios2 = [b / a for a, b in zip(at_p, at_2p)]
+    ratios3 = [c / a for a, c in zip(at_p, at_3p)]
+    if not (_constant(ratios2) and _constant(ratios3)) or _nonzero(ratios2[0].imag):
+        return None
+    exponents = []
+    for digits, ratio in ((_DIGITS, ratios2[0].low), (_CHECK_DIGITS, ratios2[0].high)):
+        with mpmath.workdps(digits):
+            if mpmath.re(ratio) <= 0:
+                return None
+            exponents.append(mpmath.log(mpmath.re(ratio)) / mpmath.log(2))
+    with mpmath.workdps(_CHECK_DIGITS):
+        predicted = Sample(mpmath.power(3, exponents[0]), mpmath.power(3, exponents[1]))
+    if _nonzero(predicted - ratios3[0]):
+        return None
+    k = exponents[1]
     for candidate in _exact_candidates(k, lambda: sp.simplify(P * sp.diff(half, P) / half)):
-        proved = zero_test(half - half.subs(P, 1) * P**candidate)
-        if proved is not False:  # True: done; None: the numbers fit but SymPy cannot prove it
-            return candidate if proved else None
+        fits = zero_test(half - half.subs(P, 1) * P**candidate)
+        if fits is False:
+            continue
+        # True: proved; None: the numbers fit, and σ(t·p) − t^k σ(p) is the last exact try
+        return candidate if fits or scales_exactly(half, candidate) else None
     return None
 
 
@@ -217,7 +321,7 @@ def linear_coefficient(odd: sp.Expr) -> tuple[sp.Expr | None, bool | None]:
         return sp.Integer(0), True
     if vanishes is None:
         return None, None
-    ratios = values(odd / P)
+    ratios = samples(odd / P)
     if ratios is None:
         return None, None
     if not _constant(ratios):
@@ -225,7 +329,7 @@ def linear_coefficient(odd: sp.Expr) -> tuple[sp.Expr | None, bool | None]:
     # A candidate that fits the samples but is not proved (None) does not end the search: a
     # short fraction can agree with c to within the sampling tolerance (c = 9/32 + 1e-24) while
     # SymPy's closed form, tried next, is the exact c.
-    for candidate in _exact_candidates(ratios[0], lambda: sp.simplify(odd / P)):
+    for candidate in _exact_candidates(ratios[0].high, lambda: sp.simplify(odd / P)):
         if zero_test(odd - candidate * P) is True:
             return candidate, True
     return None, None
@@ -254,10 +358,9 @@ def _compare(a: sp.Expr, b: sp.Expr) -> int:
     difference = a - b
     if difference == 0:
         return 0
-    with mpmath.workdps(_DIGITS):
-        approx = mpmath.mpmathify(sp.N(difference, _DIGITS))
-    if not _small(approx):
-        return 1 if approx > 0 else -1
+    approx = _number_sample(difference)
+    if _nonzero(approx):
+        return 1 if mpmath.re(approx.high) > 0 else -1
     if _simplifies_to_zero(difference):
         return 0
     raise _NoJet

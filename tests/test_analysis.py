@@ -364,3 +364,114 @@ def test_odd_coefficient_close_to_a_short_fraction_is_found_exactly():
     result = analyse(user(c * Z + Z**2))
     assert result.facts.odd_coefficient == 2 * c
     assert "odd_linear_parity" in result.argument_names
+
+
+# -- homogeneity and every other fact at every scale (issue 24 §2) --------------------------
+
+def _held_in_corpus():
+    """The user activations of tests/test_certificates.py (expression, gated)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        "_certificates_corpus", Path(__file__).with_name("test_certificates.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return [(text, gated) for text, gated, *_ in module.CORPUS]
+
+
+def _scaled_cases():
+    from leanbridge.expression import parse_activation
+    cases = [(f"{'gate ' if f.gated else ''}{f.name}", f.expr, f.gated) for f in CATALOG]
+    cases += [(f"{'gate ' if gated else ''}{text}", parse_activation(text), gated)
+              for text, gated in _held_in_corpus()]
+    return cases
+
+
+_SCALED = _scaled_cases()
+
+
+@pytest.mark.parametrize("case", range(len(_SCALED)), ids=[c[0] for c in _SCALED])
+@pytest.mark.parametrize("scale", [sp.Rational(1, 10**14), sp.Integer(10**14)],
+                         ids=["1e-14", "1e14"])
+def test_multiplying_by_a_constant_changes_no_argument(case, scale):
+    _, expr, gated = _SCALED[case]
+    plain = analyse(user(expr, gated))
+    scaled = analyse(user(scale * expr, gated))
+    assert scaled.argument_names == plain.argument_names
+    assert scaled.verdict == plain.verdict
+    assert scaled.block_degree == plain.block_degree
+    assert scaled.facts.flat_at_0 == plain.facts.flat_at_0
+    if plain.facts.odd_coefficient is not None:
+        assert scaled.facts.odd_coefficient == scale * plain.facts.odd_coefficient
+    else:
+        assert scaled.facts.odd_coefficient is None
+
+
+@pytest.mark.parametrize("text, degree", [
+    ("z**7", 7), ("Max(z,0)**7", 7), ("Max(z,0)**2/10**14", 2), ("z**9/10**40", 9),
+    ("10**30*Abs(z)**(5/2)", sp.Rational(5, 2))])
+def test_small_values_keep_the_degree_argument(text, degree):
+    # 1/1000⁷ = 1e-21 was below an absolute cutoff of 1e-20: "not positively homogeneous".
+    from leanbridge.expression import user_family
+    result = analyse(user_family(text))
+    assert result.block_degree == degree
+    assert "degree" in result.argument_names
+    assert not any("not positively homogeneous" in r for r in result.reasons)
+
+
+def test_analyse_command_finds_the_degree_of_a_tiny_relu_square():
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    for text, degree in (("z**7", 7), ("Max(z,0)**7", 7), ("Max(z,0)**2/10**14", 2)):
+        run = subprocess.run([sys.executable, "-m", "leanbridge", "analyse", "--expr", text,
+                              "--json"], capture_output=True, text=True, env=env, check=True)
+        data = json.loads(run.stdout)
+        assert data["arguments"] == ["degree", "linearisation"]
+        assert data["homogeneity_degree"] == degree
+
+
+def test_generated_file_of_a_tiny_activation_states_its_degree():
+    from leanbridge.expression import user_family
+    from leanbridge.generate import user_output
+    text = user_output(user_family("Max(z,0)**2/10**14", "tiny_relu2")).text
+    assert "not positively homogeneous" not in text
+    assert "σ(t·z) = t^2·σ(z) for all t > 0" in text
+    assert "theorem tiny_relu2_posHomogeneous" in text
+
+
+def test_a_written_power_is_decided_without_sampling(monkeypatch):
+    # σ(t·p) − t^k·σ(p) with t > 0 symbolic: SymPy decides, no sample point is evaluated.
+    from leanbridge import halfline
+
+    def no_samples(*args, **kwargs):
+        raise AssertionError("sampled")
+    monkeypatch.setattr(halfline, "samples", no_samples)
+    assert halfline.power_law(P**7 / 10**14) == 7
+    assert halfline.power_law(-3 * sp.sqrt(2) * P**sp.Rational(5, 2)) == sp.Rational(5, 2)
+    assert halfline.scales_exactly(sp.Max(P, 0)**7, 7)
+    assert not halfline.scales_exactly(P**2 + P**3, 2)
+
+
+def test_sampled_tests_are_scale_free():
+    # Tiny but certainly nonzero values refute; rounding residues of exact zeros do not.
+    assert zero_test(P**7 / 10**40) is False
+    assert zero_test(sp.exp(-1 / P) / 10**30) is False
+    assert zero_test(10**30 * (sp.log(1 + sp.exp(P)) - sp.log(1 + sp.exp(-P)) - P)) is True
+    assert zero_test(sp.Integer(1) / 10**50) is False
+    assert scalar_facts(sp.sqrt(Z) / 10**30).problem is not None     # complex for z < 0
+    from leanbridge.halfline import linear_coefficient, power_law
+    c = (1 + sp.sqrt(2)) * 10**14
+    assert linear_coefficient(c * P) == (c, True)
+    assert power_law(sp.exp(P) / 10**30) is None
+
+
+@settings(max_examples=20, deadline=None)
+@given(exponent=st.integers(-60, 60), sign=st.sampled_from([1, -1]),
+       expr=st.sampled_from([sp.Max(Z, 0)**3, Z**2 * sp.Abs(Z), Z * sigmoid(Z),
+                             sp.Max(Z, Z / 5), Z * sp.tanh(Z), sp.cosh(Z) - 1]))
+def test_any_power_of_ten_changes_no_argument(exponent, sign, expr):
+    scale = sign * sp.Integer(10)**exponent
+    assert (analyse(user(scale * expr)).argument_names
+            == analyse(user(expr)).argument_names)

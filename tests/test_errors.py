@@ -313,3 +313,145 @@ def test_stream_that_cannot_encode_sigma_falls_back_to_ascii(args, encoding):
     if args == ["analyse", "gelu"]:
         assert b"sigma(z) - sigma(-z) = c*z: yes, c = 1" in completed.stdout
         assert b"GELU (gelu) -- activation sigma" in completed.stdout
+
+
+def test_a_tower_of_powers_ends_at_once_in_one_line():
+    # Before: `10**10**10` was computed while parsing, outside the time budget, for ever.
+    completed = subprocess.run(
+        [sys.executable, "-m", "leanbridge", "analyse", "--expr", "10**10**10*z",
+         "--time-budget", "5"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert completed.returncode == 2 and completed.stdout == ""
+    assert completed.stderr.startswith("Error: number too large in '10**10**10*z'")
+    assert len(completed.stderr.strip().splitlines()) == 1, completed.stderr
+    big = run("analyse", "--expr", "1e5000*z")
+    one_line_exit_2(big, "number too large")
+    assert "set_int_max_str_digits" not in big.stderr
+
+
+@pytest.mark.parametrize("command", [["analyse"], ["generate", "--project", str(LEAN),
+                                                    "--name", "slow_read"]])
+def test_the_time_budget_covers_reading_the_expression(monkeypatch, command):
+    from leanbridge import expression
+
+    def slow_parse(*args, **kwargs):
+        # Slow, not endless: without the budget the command fails after 10 s (syntax error).
+        for _ in range(1000):
+            time.sleep(0.01)
+        raise SyntaxError("slow")
+    monkeypatch.setattr(expression, "parse_expr", slow_parse)
+    result = run(*command, "--expr", "z**3", "--time-budget", "1")
+    one_line_exit_2(result, "reading and analysing 'z**3' did not finish within 1 s")
+
+
+# -- tracebacks left by issue 24 §7: one line each, with its exit code -------------------------
+
+def test_a_name_too_long_for_a_file_is_one_line_and_writes_nothing(project):
+    # Before: OSError [Errno 36] File name too long, as a traceback.
+    before = _snapshot(project)
+    result = run("generate", "--project", str(project), "--expr", "z**3", "--name", "a" * 300)
+    one_line_exit_2(result, "--name is 300 characters (limit 200)")
+    assert _snapshot(project) == before
+    longest = run("generate", "--project", str(project), "--expr", "z**3", "--name", "a" * 200)
+    assert longest.exit_code == 0, longest.output
+
+
+@pytest.mark.parametrize("command", [["generate"], ["generate", "--check"],
+                                     ["export", "--format", "json"], ["graph", "--check"],
+                                     ["check", "--quiet", "--lake", sys.executable]])
+def test_a_directory_where_a_family_file_should_be_is_one_line(project, command, monkeypatch):
+    # Before: IsADirectoryError as a traceback (exit 1).
+    from leanbridge.lean import process
+    monkeypatch.setattr(process, "run", lambda command, cwd, timeout, env=None:
+                        process.Completed(tuple(command), None, "", "", 0.0,
+                                          start_error="not run by this test"))
+    family_file = project / "SkipAbsorption" / "Families" / "Relu.lean"
+    family_file.unlink()
+    family_file.mkdir()
+    result = run(*command, "--project", str(project))
+    one_line_exit_2(result, f"cannot use {family_file}: it is a directory, where a file is "
+                            "expected")
+
+
+def test_bytes_that_are_not_utf8_are_shown_as_bytes():
+    # Before: 'z\udcff' and "can't encode character '\udcff' … surrogates not allowed".
+    for args, shown in (([b"analyse", b"--expr", b"z\xff"], b"cannot parse 'z\\xff': it is not "
+                                                            b"UTF-8 text"),
+                        ([b"analyse", b"rel\xffu"], b"unknown family 'rel\\xffu'"),
+                        ([b"graph", b"--check", b"--project", b"/nowhere/\xfe"],
+                         b"no Lake project at /nowhere/\\xfe"),
+                        ([b"families", b"--bogus\xff"], b"No such option '--bogus\\xff'")):
+        completed = subprocess.run([sys.executable.encode(), b"-m", b"leanbridge", *args],
+                                   capture_output=True, cwd=ROOT, timeout=120)
+        assert completed.returncode == 2, completed.stderr
+        assert shown in completed.stderr, completed.stderr
+        assert b"udc" not in completed.stderr and b"Traceback" not in completed.stderr
+        assert len(completed.stderr.strip().splitlines()) == 1
+
+
+def _closed_stdout(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
+    """Run leanbridge with file descriptor 1 closed, as `>&-` does."""
+    return subprocess.run([sys.executable, "-m", "leanbridge", *args], cwd=cwd, timeout=300,
+                          stdin=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          preexec_fn=lambda: os.close(1))
+
+
+def test_a_closed_standard_output_is_exit_1_and_nothing_is_done(project):
+    # Before: exit 0, the output lost without a word.
+    for args in (["families"], ["analyse", "relu", "--json"]):
+        completed = _closed_stdout(*args)
+        assert completed.returncode == 1, completed.stderr
+        assert completed.stderr.startswith("Error: standard output is closed")
+        assert len(completed.stderr.strip().splitlines()) == 1
+    before = _snapshot(project)
+    completed = _closed_stdout("generate", "--project", str(project), "--expr", "z**3",
+                               "--name", "cubic")
+    assert completed.returncode == 1 and _snapshot(project) == before
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [["families"], ["analyse", "relu"]])
+def test_a_full_disk_under_standard_output_is_exit_1_in_one_line(args):
+    # Before: a traceback (OSError: [Errno 28]) or Python's "Exception ignored … flush".
+    with open("/dev/full", "w") as full:
+        completed = subprocess.run([sys.executable, "-m", "leanbridge", *args], stdout=full,
+                                   stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)
+    assert completed.returncode == 1, completed.stderr
+    assert completed.stderr == ("Error: writing the output failed (No space left on device); "
+                                "it is incomplete\n")
+
+
+def test_check_timeout_applies_to_lake_version_and_its_failure_is_said(project, monkeypatch,
+                                                                        tmp_path):
+    # Before: `lake --version` ran with a fixed 60 s, whatever --timeout said, and a timeout
+    # of it was silent.
+    from leanbridge.lean import process
+    calls = []
+
+    def stand_in(command, cwd, timeout, env=None):
+        calls.append((list(command[1:]), timeout))
+        if list(command[1:]) == ["--version"]:
+            return process.Completed(tuple(command), None, "", "", timeout, timed_out=True)
+        return process.Completed(tuple(command), None, "", "", 0.0,
+                                 start_error="not run by this test")
+    monkeypatch.setattr(process, "run", stand_in)
+    lake = tmp_path / "lake"
+    lake.write_text("#!/bin/sh\nexit 0\n")
+    lake.chmod(0o755)
+    result = run("check", "--project", str(project), "--lake", str(lake), "--timeout", "7",
+                 "--json", str(tmp_path / "report.json"))
+    assert (["--version"], 7.0) in calls
+    assert "lake --version gave no version: killed after 7 s (wall-clock timeout)" in result.stderr
+    assert json.loads((tmp_path / "report.json").read_text())["toolchain"]["lake_version"] is None
+
+
+def test_a_huge_integer_met_in_the_analysis_is_one_line(monkeypatch):
+    # The last defence: Python's refusal to print an integer of more than 4,300 digits is a
+    # one-line input error, never a traceback with its set_int_max_str_digits advice.
+    from leanbridge import commands
+
+    def huge(*args, **kwargs):
+        return str(10**5000)
+    monkeypatch.setattr(commands, "analyse", huge)
+    result = run("analyse", "--expr", "z**3")
+    one_line_exit_2(result, "a number in the computation has more than 4300 digits")
+    assert "set_int_max_str_digits" not in result.stderr

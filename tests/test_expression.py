@@ -90,3 +90,60 @@ def test_excerpt_cuts_long_text():
     assert excerpt("z") == "'z'"
     long = "z+" * 500
     assert excerpt(long).endswith("(1000 characters)") and len(excerpt(long)) < 90
+
+
+# -- numbers are bounded before they are computed (issue 24 §3) --------------------------------
+
+from leanbridge.expression import MAX_DIGITS  # noqa: E402
+
+
+@pytest.mark.parametrize("text", [
+    "10**10**10*z", "10**(10**10)*z", "2**2**2**2**2*z", "1e5000*z", "1e-5000*z",
+    "sqrt(2)**(10**6)*z", "pi**(10**10)*z", "Rational(10**10**10)*z",
+    "Rational('1e10000000000')*z", "Integer(7)**Integer(10)**10*z", "(10**999)*(10**999)*z",
+    "z**(10**" + "9" * 1001 + ")", "1" + "0" * MAX_DIGITS + "*z",
+])
+def test_huge_numbers_are_refused_before_they_are_computed(text):
+    # Before: parsed with evaluation, 10**10**10 was computed (for ever, uninterruptibly) and
+    # 1e5000 ended in Python's "use sys.set_int_max_str_digits()" advice.
+    with pytest.raises(ExpressionError) as info:
+        parse_activation(text)
+    message = str(info.value)
+    assert "number too large" in message and "\n" not in message and len(message) < 250
+    assert "set_int_max_str_digits" not in message and "cannot parse" not in message
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("10**999*z", sp.Integer(10)**999 * Z),
+    ("10**-999*z", Z / sp.Integer(10)**999),
+    ("Rational(2**10, 3)*z", sp.Rational(1024, 3) * Z),
+    ("Integer(2**10)*z", 1024 * Z),
+    ("sqrt(2)**(10**2)*z", 2**50 * Z),
+    ("1**(10**100)*z + (-1)**(10**100)*z", 2 * Z),
+    ("z**(10**10)", Z**(10**10)),
+    ("Piecewise((z, z >= 0), (z/20, True))", sp.Piecewise((Z, Z >= 0), (Z / 20, True))),
+    ("Piecewise((z, (z > 0) & (z < 1)), (0, True))",
+     sp.Piecewise((Z, (Z > 0) & (Z < 1)), (0, True))),
+    ("Max(z, 2**3) - 2*z/3 + 0.5", sp.Max(Z, 8) - 2 * Z / 3 + sp.Rational(1, 2)),
+])
+def test_numbers_within_the_limit_are_evaluated_exactly(text, expected):
+    assert parse_activation(text) == expected
+
+
+@pytest.mark.parametrize("text", ["(10**999 + z)**5", "(10**999*sqrt(2) + z)**10",
+                                  "(z + 10)**1000", "(z + 1)**(10**10)",
+                                  "(10**999 + z)*(10**999 + z)"])
+def test_powers_whose_expansion_has_huge_coefficients_are_refused(text):
+    # Before: accepted, then the analysis expanded (10**999 + z)**5 and printing its
+    # coefficient 10**4995 ended in a traceback with Python's set_int_max_str_digits advice.
+    with pytest.raises(ExpressionError) as info:
+        parse_activation(text)
+    assert "number too large" in str(info.value) and "expanded" in str(info.value)
+
+
+def test_expansion_estimate_keeps_ordinary_activations():
+    from leanbridge.expression import expansion_digits
+    from leanbridge.families import CATALOG
+    assert max(expansion_digits(f.expr) for f in CATALOG) < 10
+    assert parse_activation("(z + 1)**1000") == (Z + 1)**1000
+    assert parse_activation("Max(z,0)**3*10**999") == sp.Max(Z, 0)**3 * 10**999
