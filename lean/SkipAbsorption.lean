@@ -10,6 +10,7 @@ import SkipAbsorption.Relu
 import SkipAbsorption.ReluParts
 import SkipAbsorption.ReluNecessity
 import SkipAbsorption.Gaussian
+import SkipAbsorption.ActivationDefs
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink

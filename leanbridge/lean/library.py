@@ -161,6 +161,10 @@ class LeanActivation:
         return dict(self.premises).get(kind)
 
 
+#: Where the definitions live: `relu` in `SkipAbsorption.Relu` (light imports), the other catalog
+#: activations in `SkipAbsorption.ActivationDefs` (definitions only). A family file imports the
+#: module of its premise lemmas (which imports the definition's module).
+DEFINITIONS_MODULE = "SkipAbsorption.ActivationDefs"
 _ACT = "SkipAbsorption.Activations"
 _RELU = "SkipAbsorption.Relu"      # `relu` itself, light imports (`Activations` imports it)
 _CAT = "SkipAbsorption.CatalogActivations"
