@@ -1,5 +1,7 @@
 import SkipAbsorption.Beyond.Injective
 import SkipAbsorption.Beyond.DepthOne
+import SkipAbsorption.Beyond.StacksInjective
+import SkipAbsorption.Beyond.StacksLine
 import SkipAbsorption.Beyond.Stacks
 import SkipAbsorption.Beyond.Width
 import SkipAbsorption.Beyond.WidthNecessity

@@ -1,6 +1,6 @@
 import SkipAbsorption.Beyond.Width
 import SkipAbsorption.ReluParts
-import SkipAbsorption.ReluNecessity
+import SkipAbsorption.ReluNecessity.Basic
 import SkipAbsorption.Rank
 import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.LinearCombination
