@@ -4,6 +4,7 @@ import SkipAbsorption.Beyond.StacksInjective
 import SkipAbsorption.Beyond.StacksLine
 import SkipAbsorption.Beyond.Stacks
 import SkipAbsorption.Beyond.Width
+import SkipAbsorption.Beyond.WidthFactor
 import SkipAbsorption.Beyond.WidthNecessity
 
 /-!

@@ -167,7 +167,7 @@ class LeanActivation:
 #: theory, say) reaches no other family. `SkipAbsorption.Activations` gathers the `Premises`
 #: files under its old name; no family file imports it.
 DEFINITIONS_MODULE = "SkipAbsorption.ActivationDefs"
-_RELU = "SkipAbsorption.Relu"      # `relu` and `relu_sub_relu_neg`, light imports
+_RELU = "SkipAbsorption.Defs"      # `relu` and `relu_sub_relu_neg` (moved from `Relu`, issue 23)
 _CAT = "SkipAbsorption.CatalogActivations"
 _POWERS = "SkipAbsorption.Premises.ReluPowers"   # ReLU², ReLU³: homogeneity, little-o
 _RELU_GATE = "SkipAbsorption.Premises.ReluGate"  # ReLU as a gate (ReGLU)

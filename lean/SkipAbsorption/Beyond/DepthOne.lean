@@ -1,5 +1,4 @@
 import SkipAbsorption.Defs
-import SkipAbsorption.Relu
 import Mathlib.Algebra.BigOperators.Fin
 import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.NormNum

@@ -1,6 +1,5 @@
 import SkipAbsorption.Defs
-import SkipAbsorption.Relu
-import SkipAbsorption.ReluParts
+import Mathlib.Algebra.BigOperators.Pi
 import Mathlib.Algebra.BigOperators.Fin
 import Mathlib.Data.Fin.Tuple.Basic
 import Mathlib.LinearAlgebra.Matrix.NonsingularInverse

@@ -1,5 +1,5 @@
 import Mathlib
-import SkipAbsorption.Relu
+import SkipAbsorption.Defs
 
 /-!
 # Premise lemmas of ReLU as a gate (ReGLU)

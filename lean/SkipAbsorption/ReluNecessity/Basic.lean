@@ -1,5 +1,4 @@
 import SkipAbsorption.Defs
-import SkipAbsorption.Relu
 import SkipAbsorption.ReluParts
 import SkipAbsorption.Kink
 import Mathlib.LinearAlgebra.Matrix.NonsingularInverse
