@@ -196,6 +196,92 @@ def audit_missing(lib_dir: Path, audit_file: Path) -> list[str]:
     return missing
 
 
+# `first | a | b` stops at the first alternative that *succeeds*, closed goal or not (review B of
+# 2026-12-03, risk 3): an alternative that ends in a bare `rw`/`simp only` can succeed leaving a
+# goal, and the fallback is then never tried. Such an alternative must finish what it starts
+# (`(rw [...]; done)`, `(simp only [...]; done)`, or end in the tactic that closes the step).
+
+_FIRST_LINE = re.compile(r"^([ \t]*)(?:·[ \t]+)?(first)[ \t]*$")
+_REWRITE = re.compile(r"^(?:rw|rewrite|erw|nth_rw|nth_rewrite|simp_rw|simp[ \t]+only)\b")
+_OPENING, _CLOSING = "([{⟨", ")]}⟩"
+
+
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _top_level_tactics(text: str) -> list[str]:
+    """The tactics of a tactic sequence, split at `;` and line breaks outside brackets; a
+    sequence in parentheses `( … )` is read inside."""
+    text = text.strip()
+    if text.startswith("("):
+        depth = 0
+        for at, char in enumerate(text):
+            depth += char in _OPENING
+            depth -= char in _CLOSING
+            if depth == 0:
+                if not text[at + 1:].strip():
+                    return _top_level_tactics(text[1:at])
+                break
+    parts, depth, current = [], 0, []
+    for char in text:
+        depth += char in _OPENING
+        depth -= char in _CLOSING
+        if char in ";\n" and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
+def bare_rewrite_alternatives(text: str) -> list[tuple[int, str]]:
+    """``(line, alternative)`` for every alternative of a multi-line ``first`` whose last
+    tactic is a bare ``rw``/``simp only`` (or ``erw``, ``nth_rw``, ``simp_rw``) when a
+    fallback follows it (it is not the last alternative) or further tactics follow the
+    ``first`` in its block (comments ignored)."""
+    from leanbridge.lean.sources import strip_comments
+
+    lines = strip_comments(text).split("\n")
+    found: list[tuple[int, str]] = []
+    i = 0
+    while i < len(lines):
+        match = _FIRST_LINE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        base, column = _indentation(lines[i]), match.start(2)
+        alternatives: list[list] = []  # [line number, text, indentation of its `|`]
+        j = i + 1
+        while j < len(lines):
+            line = lines[j]
+            if line.strip():
+                indent, stripped = _indentation(line), line.strip()
+                if stripped.startswith("|") and indent >= base and (
+                        not alternatives or indent <= alternatives[-1][2]):
+                    alternatives.append([j + 1, stripped[1:].strip(), indent])
+                elif alternatives and indent > alternatives[-1][2]:
+                    alternatives[-1][1] += "\n" + stripped
+                else:
+                    break
+            j += 1
+        further = j < len(lines) and _indentation(lines[j]) == column
+        for k, (number, body, _) in enumerate(alternatives):
+            tactics = _top_level_tactics(body)
+            if tactics and _REWRITE.match(tactics[-1]) and (further or k < len(alternatives) - 1):
+                found.append((number, body.split("\n")[0]))
+        i = max(j, i + 1)
+    return found
+
+
+def unfinished_alternatives(root: Path) -> list[str]:
+    """:func:`bare_rewrite_alternatives` of every ``.lean`` file under ``root``."""
+    return [f"{path.relative_to(root)}:{line}: | {text}"
+            for path in lean_files(root)
+            for line, text in bare_rewrite_alternatives(path.read_text(encoding="utf-8"))]
+
+
 # ---------------------------------------------------------------------------------------------
 # The real library
 
@@ -398,3 +484,50 @@ def test_audit_check_flags_unprinted_theorem(tmp_path):
     _write(lib, "Families/Gen.lean", GOOD_FILE.replace("good_one", "generated_one"))
     audit = _write(lib, "Audit.lean", "import A\n\n/-! # audit -/\n\n#print axioms good_one\n")
     assert audit_missing(lib, audit) == ["A.lean: other"]
+
+
+def test_every_first_alternative_finishes_what_it_starts():
+    """No `first` alternative of the library (generated files included) ends in a bare
+    `rw`/`simp only` while a fallback or further tactics follow (issue 23, item 2)."""
+    assert unfinished_alternatives(LEAN_DIR) == []
+
+
+_PLANTED = """import Mathlib
+
+/-! # planted -/
+
+theorem t (a b : ℕ) (h : a = b) : a + 0 = b := by
+  first
+  | rw [Nat.add_zero]
+  | simp
+  exact h
+"""
+
+
+def test_hygiene_flags_a_planted_bare_rw_alternative(tmp_path):
+    _write(tmp_path, "Planted.lean", _PLANTED)
+    assert unfinished_alternatives(tmp_path) == ["Planted.lean:7: | rw [Nat.add_zero]"]
+
+
+@pytest.mark.parametrize("alternatives, flagged", [
+    # the fixed forms: each alternative closes (or fails) inside its parentheses
+    ("  first\n  | (rw [h]; done)\n  | simp [h]\n", []),
+    ("  first\n    | (rw [h]\n       done)\n    | simp [h]\n", []),
+    ("  first\n  | (rw [h]; exact rfl)\n  | simp only [h]\n", []),
+    # the last alternative, nothing after the `first`: there is no fallback to skip
+    ("  first\n  | exact h\n  | rw [h]\n", []),
+    # a bare rewrite before a fallback, on one or several lines, in parentheses or not
+    ("  first\n  | rw [h,\n      Nat.add_zero]\n  | simp [h]\n", ["5: | rw [h,"]),
+    ("  first\n    | (have e := h\n       rw [e])\n    | simp [h]\n", ["5: | (have e := h"]),
+    ("  first\n  | simp only [h]\n  | exact h\n", ["5: | simp only [h]"]),
+    # the last alternative, but further tactics follow the `first`
+    ("  first\n  | show a = b\n  | simp only [Nat.add_zero]\n  exact h\n",
+     ["6: | simp only [Nat.add_zero]"]),
+    # in a bullet: the further tactic is at the column of `first`
+    ("  · first\n      | rw [h]\n      | simp\n    rfl\n", ["5: | rw [h]"]),
+    # `--` comments do not count as alternatives or tactics
+    ("  first\n  | exact h -- rw [h]\n  | simp\n", []),
+])
+def test_bare_rewrite_alternatives_cases(alternatives, flagged):
+    text = "import Mathlib\n/-! # t -/\ntheorem t : True := by\n" + alternatives
+    assert [f"{line}: | {body}" for line, body in bare_rewrite_alternatives(text)] == flagged

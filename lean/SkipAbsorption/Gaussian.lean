@@ -42,7 +42,7 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
     -- membership in a preimage / `Ici` / `Iic` unfolds definitionally (`Iff.rfl` lemmas)
     first
       | show -z ≤ -x ↔ x ≤ z
-      | simp only [Set.mem_preimage, Set.mem_Ici, Set.mem_Iic]
+      | (simp only [Set.mem_preimage, Set.mem_Ici, Set.mem_Iic]; show -z ≤ -x ↔ x ≤ z)
     constructor
     · intro h
       linarith

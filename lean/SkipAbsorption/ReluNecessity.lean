@@ -31,7 +31,7 @@ variable {d n : ℕ}
 /-- `-(1⁻¹) • 1 = -1`: the hypothesis of `absorbable_of_sCondition` at `c = 1`. -/
 theorem neg_inv_one_smul_one : -((1 : ℝ)⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ) = -1 := by
   first
-  | rw [inv_one, neg_smul, one_smul]
+  | (rw [inv_one, neg_smul, one_smul]; done)
   | simp
 
 /-- **Paper Theorem 8.** For nondegenerate weights, a ReLU block absorbs the identity skip iff
@@ -54,8 +54,8 @@ theorem inv_mul_selector_eq_neg_one_iff {A : Matrix (Fin d) (Fin d) ℝ} (hA : I
     A⁻¹ * Wd * D * Wu = -1 ↔ Wd * D * Wu = -A := by
   have e : A⁻¹ * Wd * D * Wu = A⁻¹ * (Wd * D * Wu) := by
     first
-    | rw [Matrix.mul_assoc (A⁻¹ * Wd) D Wu, Matrix.mul_assoc A⁻¹ Wd (D * Wu),
-        Matrix.mul_assoc Wd D Wu]
+    | (rw [Matrix.mul_assoc (A⁻¹ * Wd) D Wu, Matrix.mul_assoc A⁻¹ Wd (D * Wu),
+        Matrix.mul_assoc Wd D Wu]; done)
     | simp only [Matrix.mul_assoc]
   have hAA : A * A⁻¹ = 1 := Matrix.mul_nonsing_inv A hA
   have hAA' : A⁻¹ * A = 1 := Matrix.nonsing_inv_mul A hA
@@ -67,11 +67,11 @@ theorem inv_mul_selector_eq_neg_one_iff {A : Matrix (Fin d) (Fin d) ℝ} (hA : I
       _ = A * (-1) := by rw [h]
       _ = -A := by
         first
-        | rw [Matrix.mul_neg, Matrix.mul_one]
+        | (rw [Matrix.mul_neg, Matrix.mul_one]; done)
         | simp
   · intro h
     first
-    | rw [h, Matrix.mul_neg, hAA']
+    | (rw [h, Matrix.mul_neg, hAA']; done)
     | simp [h, hAA']
 
 /-- **Paper Theorem 8 for an invertible skip** (through Lemma 4). For invertible `A` and

@@ -84,7 +84,7 @@ theorem Nondegenerate.eq_of_smul_eq_smul {Wd : Matrix (Fin d) (Fin n) ℝ}
   apply h.row_not_parallel i i' (Ne.symm hne) (a⁻¹ * b)
   -- goal: `Wu i' = (a⁻¹ * b) • Wu i`
   first
-  | rw [← smul_smul, ← hab, inv_smul_smul₀ ha]
+  | (rw [← smul_smul, ← hab, inv_smul_smul₀ ha]; done)
   | (funext m
      have hm := congrFun hab m
      simp only [Pi.smul_apply, smul_eq_mul] at hm ⊢
@@ -109,7 +109,7 @@ theorem Nondegenerate.inv_mul {A : Matrix (Fin d) (Fin d) ℝ} (hA : IsUnit A.de
     | exact (Matrix.mulVec_mulVec (fun k => Wd k i) A A⁻¹).trans
         ((congrArg (fun M : Matrix (Fin d) (Fin d) ℝ => M *ᵥ (fun k => Wd k i))
           (Matrix.mul_nonsing_inv A hA)).trans (Matrix.one_mulVec (fun k => Wd k i)))
-    | rw [Matrix.mulVec_mulVec, Matrix.mul_nonsing_inv A hA, Matrix.one_mulVec]
+    | (rw [Matrix.mulVec_mulVec, Matrix.mul_nonsing_inv A hA, Matrix.one_mulVec]; done)
     | simp only [Matrix.mulVec_mulVec, Matrix.mul_nonsing_inv A hA, Matrix.one_mulVec]
   calc (fun k => Wd k i) = A *ᵥ (A⁻¹ *ᵥ (fun k => Wd k i)) := e2.symm
     _ = A *ᵥ (fun k => (A⁻¹ * Wd) k i) := congrArg (fun v => A *ᵥ v) e1.symm
@@ -335,7 +335,7 @@ theorem selector_mulVec_apply (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fi
 theorem neg_one_matrix_mulVec (x : Fin d → ℝ) :
     (-1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x = -x := by
   first
-  | rw [Matrix.neg_mulVec, Matrix.one_mulVec]
+  | (rw [Matrix.neg_mulVec, Matrix.one_mulVec]; done)
   | simp only [Matrix.neg_mulVec, Matrix.one_mulVec]
 
 /-- `∑ ± t_i = ∑ t_i - 2 ∑_{i ∈ S} t_i`, with the sign `-1` on `S` and `+1` off `S`. -/
@@ -373,7 +373,7 @@ theorem sCondition_of_matching {Wd Vd : Matrix (Fin d) (Fin n) ℝ}
     have hdot : Vu (τ i) ⬝ᵥ x = c i * (Wu i ⬝ᵥ x) := by
       rw [hV i]
       first
-      | rw [smul_dotProduct, smul_eq_mul]
+      | (rw [smul_dotProduct, smul_eq_mul]; done)
       | exact smul_dotProduct (c i) (Wu i) x
       | (show ∑ k, (c i • Wu i) k * x k = c i * ∑ k, Wu i k * x k
          rw [Finset.mul_sum]
