@@ -291,7 +291,7 @@ _SYNTAX = frozenset({
 _FIELDS = {"le": "LT.lt.le", "ne'": "LT.lt.ne'", "tendsto'": "Continuous.tendsto'",
            "add": "Asymptotics.IsLittleO.add", "congr_left": "Asymptotics.IsLittleO.congr_left",
            "trans": "Eq.trans", "symm": "Eq.symm", "det": "Matrix.det", "map": "List.map",
-           "div": "Continuous.div"}
+           "div": "Continuous.div", "mul": "Continuous.mul"}
 
 
 def test_names_in_the_avoided_section_do_not_count_as_checked():

@@ -335,13 +335,69 @@ def qualified_names(lean_dir: Path) -> dict[str, str]:
     return found
 
 
+#: What tells where a name was read: a Lean source path, a commit or index id, Lean core, or a
+#: reference to the row above ("same") — in the row itself or in the heading of its section.
+_SOURCE = re.compile(r"\.lean\b|\bNT\b|\bids? \d|index id|commit|\bcore\b|\bsame\b|as above|"
+                     r"\busage\b|Init/", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w'.₀-₉]*")
+
+
+def checked_names(checked: str) -> set[str]:
+    """The names ``CHECKED_NAMES.md`` lists as checked, by its reading rule: an identifier in a
+    code span of the **first cell of a table row** whose source is given (in another cell of
+    the row, or in the heading of its section), outside the section "Not used (deliberately
+    avoided)". A name in prose, in a signature cell, or in a row without a source does not
+    count."""
+    names: set[str] = set()
+    heading, avoided = "", False
+    for line in checked.splitlines():
+        if line.startswith("#"):
+            heading, avoided = line, "Not used" in line
+            continue
+        if avoided or not line.startswith("|"):
+            continue
+        cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+        if len(cells) < 2 or set(cells[0]) <= set("-: "):
+            continue  # not a row, or the separator under a header
+        rest = " ".join(cells[1:])
+        if not rest.strip() or not (_SOURCE.search(rest) or _SOURCE.search(heading)):
+            continue
+        for span in _CODE_SPAN.findall(cells[0]):
+            names.update(_IDENTIFIER.findall(span))
+    return names
+
+
+def _is_checked(name: str, checked: set[str], declared: set[str]) -> bool:
+    """``name`` as written in a proof is a checked name: itself, under an opened namespace
+    (`Measure.map_apply` for `MeasureTheory.Measure.map_apply`), the namespace of a checked name
+    (`Ne` of `Ne.symm`, left by stripping a projection), dot notation on a local variable
+    (`K.card` for `Finset.card`) or on a checked constant (`Finset.univ.filter`), or a
+    declaration of the project."""
+    if name in checked or any(c.endswith("." + name) or c.startswith(name + ".")
+                              for c in checked):
+        return True
+    if f"SkipAbsorption.{name}" in declared or any(d.endswith("." + name) for d in declared):
+        return True
+    head, _, rest = name.partition(".")
+    if len(head) <= 2 and rest and any(c == rest or c.endswith("." + rest) for c in checked):
+        return True
+    # dot notation on a checked constant: `Finset.univ.filter` is `Finset.filter Finset.univ`
+    parts = name.split(".")
+    return len(parts) >= 3 and ".".join(parts[:-1]) in checked and (
+        f"{parts[0]}.{parts[-1]}" in checked)
+
+
 def unchecked_names(lean_dir: Path, checked: str) -> list[str]:
     """The qualified names of :func:`qualified_names` that the CHECKED_NAMES text ``checked``
-    does not list (its "Not used" section does not count)."""
-    listed = re.sub(r"## Not used \(deliberately avoided\).*?(?=\n## )", "", checked,
-                    flags=re.DOTALL)
+    does not list as checked (:func:`checked_names`)."""
+    from leanbridge.lean.sources import scan_project
+
+    names = checked_names(checked)
+    declared = set(scan_project(lean_dir))
     return sorted(f"{name} ({file})" for name, file in qualified_names(lean_dir).items()
-                  if not name.startswith("SkipAbsorption.") and name not in listed)
+                  if not name.startswith("SkipAbsorption.")
+                  and not _is_checked(name, names, declared))
 
 
 def test_every_qualified_name_of_the_library_is_listed_as_checked():
@@ -355,10 +411,42 @@ def test_the_name_check_sees_an_unlisted_name(tmp_path):
     (tmp_path / "A.lean").write_text("/-! doc -/\n-- `Foo.bar` in a comment\n"
                                      "theorem t : True := Matrix.madeUp_lemma.mp trivial\n",
                                      encoding="utf-8")
-    assert unchecked_names(tmp_path, "| `Real.exp` | … |") == ["Matrix.madeUp_lemma (A.lean)"]
-    assert unchecked_names(tmp_path, "| `Matrix.madeUp_lemma` | … |") == []
-    avoided = "## Not used (deliberately avoided)\n`Matrix.madeUp_lemma`\n## Next\n"
+    row = "| `Matrix.madeUp_lemma` | `(x) : …` | `Mathlib/Foo.lean` (index id 1) |"
+    assert unchecked_names(tmp_path, "| `Real.exp` | … | core |") == [
+        "Matrix.madeUp_lemma (A.lean)"]
+    assert unchecked_names(tmp_path, row) == []
+    avoided = "## Not used (deliberately avoided)\n" + row + "\n## Next\n"
     assert unchecked_names(tmp_path, avoided) == ["Matrix.madeUp_lemma (A.lean)"]
+
+
+@pytest.mark.parametrize("text", [
+    # in prose, not in a table
+    "Read `Matrix.madeUp_lemma` in `Mathlib/Foo.lean`.\n",
+    # in a table row, but in the signature cell, not the name cell
+    "| `Matrix.other` | uses `Matrix.madeUp_lemma` | `Mathlib/Foo.lean` |\n",
+    # in the name cell of a row that gives no source (and no source in the heading)
+    "## Misc\n| `Matrix.madeUp_lemma` | `(x) : …` | |\n",
+    "## Misc\n| `Matrix.madeUp_lemma` | `(x) : …` | read somewhere |\n",
+])
+def test_a_name_counts_as_checked_only_in_the_name_cell_of_a_row_with_its_source(text):
+    assert "Matrix.madeUp_lemma" not in checked_names(text)
+
+
+@pytest.mark.parametrize("text", [
+    "| `Matrix.madeUp_lemma` | `(x) : …` | `Mathlib/Foo.lean`, NT `0ba78898` |\n",
+    "| `Matrix.madeUp_lemma`, `Matrix.other` | `(x) : …` | index id 123 |\n",
+    # the source in the heading of the section, as in the file's older tables
+    "## Matrices (`Mathlib/Data/Matrix/Mul.lean`, NT `09983a71`)\n"
+    "| name | signature | used in |\n|---|---|---|\n| `Matrix.madeUp_lemma` | `(x) : …` | Kink |\n",
+])
+def test_a_name_in_the_name_cell_of_a_row_with_its_source_counts(text):
+    assert "Matrix.madeUp_lemma" in checked_names(text)
+
+
+def test_checked_names_reads_the_real_file():
+    names = checked_names((LEAN_DIR / "CHECKED_NAMES.md").read_text(encoding="utf-8"))
+    assert {"Matrix.mulVec", "Real.tanh_neg", "MeasureTheory.Measure.map_apply"} <= names
+    assert "polyrith" not in names and "HasFDerivAtFilter" not in names
 
 
 def test_root_file_imports_every_library_file():

@@ -526,10 +526,16 @@ theorem isLittleO_of_posHomogeneous {σ : ℝ → ℝ} {k : ℕ} (hk : 1 < k)
       have e : σ (-z * -1) = (-z) ^ k * σ (-1) := hσ (-z) (by linarith) (-1)
       have hzz : -z * -1 = z := by ring
       rw [hzz] at e
+      -- route 3 rewrites only `e` (stated here) and closes by a term, checked at default
+      -- transparency (review F of 2026-12-03)
       have e1 : |σ z| = |z| ^ k * |σ (-1)| := by
         first
           | (rw [e, abs_mul, abs_pow, abs_neg]; done)
-          | simp only [e, abs_mul, abs_pow, abs_neg]
+          | (simp only [e, abs_mul, abs_pow, abs_neg]; done)
+          | (rw [e]
+             exact (abs_mul ((-z) ^ k) (σ (-1))).trans
+               (congrArg (fun r => r * |σ (-1)|)
+                 ((abs_pow (-z) k).trans (congrArg (fun r => r ^ k) (abs_neg z)))))
       have e2 : |z ^ k| = |z| ^ k := abs_pow z k
       have hnn : 0 ≤ |σ 1| * |z| ^ k := mul_nonneg (abs_nonneg (σ 1)) (by positivity)
       have hexp : (|σ 1| + |σ (-1)|) * |z| ^ k = |z| ^ k * |σ (-1)| + |σ 1| * |z| ^ k := by
@@ -552,7 +558,9 @@ theorem isLittleO_of_posHomogeneous {σ : ℝ → ℝ} {k : ℕ} (hk : 1 < k)
       have e1 : |σ z| = |z ^ k| * |σ 1| := by
         first
           | (rw [e, abs_mul]; done)
-          | simp only [e, abs_mul]
+          | (simp only [e, abs_mul]; done)
+          | (rw [e]
+             exact abs_mul (z ^ k) (σ 1))
       have hnn : 0 ≤ |σ (-1)| * |z ^ k| := mul_nonneg (abs_nonneg (σ (-1))) (abs_nonneg (z ^ k))
       have hexp : (|σ 1| + |σ (-1)|) * |z ^ k| = |z ^ k| * |σ 1| + |σ (-1)| * |z ^ k| := by
         ring

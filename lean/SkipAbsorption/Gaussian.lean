@@ -55,6 +55,10 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
             (measurableSet_Ici (a := -z))
          rw [hmap, hpre] at h
          exact h)
+      | -- through `ℝ≥0∞`: `Measure.map_apply` instead of its `real` form (review C of
+        -- 2026-12-03, risk 3)
+        (simp only [measureReal_def]
+         rw [← hpre, ← Measure.map_apply hmeas measurableSet_Ici, hmap])
   -- (d) `P(X > -z) = P(X ≥ -z)`
   have hIoi : (gaussianReal 0 1).real (Set.Ioi (-z)) = (gaussianReal 0 1).real (Set.Ici (-z)) :=
     measureReal_congr (Ioi_ae_eq_Ici' hatom)

@@ -218,6 +218,7 @@ CERTIFICATE_NAMES = frozenset({
     # tendsto
     "Continuous.tendsto'", "Real.tanh_eq_sinh_div_cosh", "Real.continuous_sinh",
     "Real.continuous_cosh", "Continuous.div", "Real.cosh_pos", "LT.lt.ne'",
+    "continuous_id", "Continuous.mul",
     # the S-condition's c ≠ 0 for a negative irrational c
     "ne_of_lt",
 })

@@ -294,14 +294,17 @@ theorem widthFactor_mulVec_apply (Vu : Matrix (Fin n') (Fin d) ℝ)
     show ((1 / 2 : ℝ) • (Vu + widthCoef S μ * Wu)) *ᵥ x = _
     first
     | ((rw [Matrix.smul_mulVec, Matrix.add_mulVec]) <;> rfl)
-    | (rw [e0, Matrix.add_mulVec])
+    | ((rw [e0, Matrix.add_mulVec]) <;> rfl)
   have e2 : (widthCoef S μ * Wu) *ᵥ x = widthCoef S μ *ᵥ (Wu *ᵥ x) :=
     (Matrix.mulVec_mulVec x (widthCoef S μ) Wu).symm
   rw [e1, e2]
+  -- route 3 unfolds only the pointwise `•`, `+` and leaves the rest to `rfl` at default
+  -- transparency (review D of 2026-12-03, risk 2)
   first
   | rfl
-  | simp only [Pi.smul_apply, Pi.add_apply, smul_eq_mul, Matrix.mulVec, dotProduct, widthCoef,
-      Matrix.of_apply]
+  | (simp only [Pi.smul_apply, Pi.add_apply, smul_eq_mul, Matrix.mulVec, dotProduct, widthCoef,
+      Matrix.of_apply]; done)
+  | (simp only [Pi.smul_apply, Pi.add_apply, smul_eq_mul]; rfl)
 
 /-- **Beyond the paper** (note `deep-stacks.md`, §5, step c). If the linear parts agree
 (`2 x + Wd Wu x = Vd Vu x`) and every column of `Wd` is `w_i = ∑ j |μ i j| c_j`, then for
@@ -317,9 +320,18 @@ theorem one_add_selector_eq_mul_widthFactor {Wd : Matrix (Fin d) (Fin n) ℝ}
   rw [Matrix.ext_iff_mulVec]
   intro x
   funext m
+  -- route 1 closes by `rfl` at default transparency if `rw`'s reducible `rfl` does not (the `+`
+  -- of `Pi.add_apply` against the stated one); route 2 normalises with `simp only`; route 3 is
+  -- a term (review D of 2026-12-03, risk 1)
   have hL : ((1 + Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) *ᵥ x) m
       = x m + ∑ i, Wd m i * ((if i ∈ S then (1 : ℝ) else 0) * (Wu i ⬝ᵥ x)) := by
-    rw [Matrix.add_mulVec, Matrix.one_mulVec, Pi.add_apply, selector_mulVec_apply]
+    first
+    | ((rw [Matrix.add_mulVec, Matrix.one_mulVec, Pi.add_apply, selector_mulVec_apply]) <;> rfl)
+    | (simp only [Matrix.add_mulVec, Matrix.one_mulVec, Pi.add_apply, selector_mulVec_apply]; done)
+    | exact (congrFun (Matrix.add_mulVec (1 : Matrix (Fin d) (Fin d) ℝ)
+          (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) x) m).trans
+        (congr (congrArg (fun a b : ℝ => a + b) (congrFun (Matrix.one_mulVec x) m))
+          (selector_mulVec_apply Wd Wu S x m))
   have hR : ((Vd * widthFactor Vu Wu S μ) *ᵥ x) m
       = ∑ j, Vd m j * (1 / 2 * (Vu j ⬝ᵥ x
           + ∑ i, (2 * (if i ∈ S then (1 : ℝ) else 0) - 1) * |μ i j| * (Wu i ⬝ᵥ x))) := by

@@ -414,8 +414,16 @@ theorem sCondition_of_matching {Wd Vd : Matrix (Fin d) (Fin n) ℝ}
         - 2 * ∑ i, Wd m i * ((if i ∈ S then (1 : ℝ) else 0) * (Wu i ⬝ᵥ x)) :=
     sign_sum_split S (fun i => Wd m i) (fun i => Wu i ⬝ᵥ x)
   have hl := hlin x m
-  -- `2 x m + T = T - 2 Q`, so `Q = -(x m)`
-  linarith
+  -- `2 x m + T = T - 2 Q`, so `Q = -(x m)`. Route 1: `linarith` on the goal as `ext_iff_mulVec`
+  -- left it; route 2 first restates the goal in this file's terms (`show`, checked at default
+  -- transparency), so that its atoms are those of `hL` and `hR` whatever instance path
+  -- `ext_iff_mulVec` produced (review B of 2026-12-03, risk 2); route 3 rewrites them away.
+  first
+  | linarith
+  | (show ((Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) *ᵥ x) m
+        = ((-1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x) m
+     linarith)
+  | (rw [hL, hR]; linarith)
 
 /-! ### Paper Theorem 8 -/
 
