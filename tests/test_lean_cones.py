@@ -104,3 +104,21 @@ def test_family_files_import_their_premise_file_not_the_gathering_modules():
         assert "SkipAbsorption.Depth" not in cones[module], module
         assert ("SkipAbsorption.Gaussian" in cones[module]) == (
             module == "SkipAbsorption.Families.Gelu"), module
+
+
+def test_catalog_lean_modules_are_where_the_definitions_and_premises_are_declared():
+    """`library.CATALOG_LEAN` names, per catalog family, the module its family file imports:
+    the file that declares its premise lemmas. The definitions themselves live in
+    `ActivationDefs` (`relu` in `Defs`), so that a premise file imports only its definition."""
+    from leanbridge.lean import library
+    from leanbridge.lean.sources import module_name, scan_project
+
+    declared = scan_project(LEAN)
+    for family, lean_side in library.CATALOG_LEAN.items():
+        definition = declared[f"{library.NAMESPACE}.{lean_side.definition}"]
+        expected = "SkipAbsorption.Defs" if lean_side.definition == "relu" else (
+            library.DEFINITIONS_MODULE)
+        assert module_name(definition.file) == expected, family
+        for _, premise in lean_side.premises:
+            where = module_name(declared[f"{library.NAMESPACE}.{premise}"].file)
+            assert where == lean_side.module, (family, premise, where)
