@@ -1,4 +1,5 @@
 import SkipAbsorption.Defs
+import SkipAbsorption.Stack
 import SkipAbsorption.Asymptotics
 import SkipAbsorption.Reduction
 import SkipAbsorption.Degree
@@ -8,9 +9,16 @@ import SkipAbsorption.LittleO
 import SkipAbsorption.Parity
 import SkipAbsorption.Relu
 import SkipAbsorption.ReluParts
+import SkipAbsorption.ReluNecessity.Basic
 import SkipAbsorption.ReluNecessity
 import SkipAbsorption.Gaussian
+import SkipAbsorption.ActivationDefs
 import SkipAbsorption.Activations
+import SkipAbsorption.Premises.ReluPowers
+import SkipAbsorption.Premises.ReluGate
+import SkipAbsorption.Premises.Swish
+import SkipAbsorption.Premises.Gates
+import SkipAbsorption.Premises.Gelu
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
 import SkipAbsorption.Rank

@@ -624,7 +624,9 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
         elif argument.name == LINEARISATION:
             kind = library.TENDSTO if family.gated else library.LITTLE_O
             reference = premise(kind, degree=facts.degree)
-            builder.modules.update({"SkipAbsorption.Linearisation", "SkipAbsorption.Depth"})
+            # Proposition 6 and Corollary 7 (and `resStack`/`plainStack` through
+            # `SkipAbsorption.Stack`): one module since issue 23
+            builder.modules.add("SkipAbsorption.Linearisation")
             builder.declarations.extend(_linearisation_theorems(builder, reference))
         elif argument.name == EVEN_PARITY:
             builder.modules.add("SkipAbsorption.Parity")

@@ -291,7 +291,7 @@ _SYNTAX = frozenset({
 _FIELDS = {"le": "LT.lt.le", "ne'": "LT.lt.ne'", "tendsto'": "Continuous.tendsto'",
            "add": "Asymptotics.IsLittleO.add", "congr_left": "Asymptotics.IsLittleO.congr_left",
            "trans": "Eq.trans", "symm": "Eq.symm", "det": "Matrix.det", "map": "List.map",
-           "div": "Continuous.div"}
+           "div": "Continuous.div", "mul": "Continuous.mul"}
 
 
 def test_names_in_the_avoided_section_do_not_count_as_checked():
@@ -574,3 +574,14 @@ def test_an_undetermined_file_lists_what_was_tried(expr):
     comment = text.split("-- Tried (SymPy analysis):\n", 1)[1].split("\n\n", 1)[0]
     assert comment.startswith("-- * ") and "not used" not in comment
     assert "SymPy established the premise of none of the four arguments" in text
+
+
+@pytest.mark.parametrize("index", range(len(CORPUS)), ids=IDS)
+def test_generated_first_alternatives_finish_what_they_start(index):
+    """The certificate templates obey the library's hygiene rule (issue 23): no `first`
+    alternative of a generated file ends in a bare `rw`/`simp only` while a fallback or
+    further tactics follow it."""
+    from test_lean_hygiene import bare_rewrite_alternatives
+
+    _, text = _plan(index)
+    assert bare_rewrite_alternatives(text) == []

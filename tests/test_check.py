@@ -118,7 +118,7 @@ def test_bad_lake_path_is_a_usage_error(project):
 
 # -- with the stand-in -------------------------------------------------------------------------
 
-ACT = "SkipAbsorption/Activations.lean"
+ACT = "SkipAbsorption/Premises/ReluPowers.lean"  # relu2/relu3 premise lemmas (issue 23)
 RELU2_DEGREE = "SkipAbsorption.Families.relu2_not_absorbable_degree"
 
 
@@ -164,20 +164,20 @@ def test_error_is_placed_in_its_declaration_and_fails_its_module(project, standi
     # Same module, no message of its own: the module failed, so it is not proved.
     sibling = records["SkipAbsorption.relu3_posHomogeneous"]
     assert sibling.verdict == "error"
-    assert sibling.detail.startswith("its module SkipAbsorption.Activations failed to build: "
+    assert sibling.detail.startswith("its module SkipAbsorption.Premises.ReluPowers failed to build: "
                                      "unsolved goals")
     # Importers are not built by Lake: error, naming the failed import.
     dependent = records[RELU2_DEGREE]
     assert dependent.verdict == "error"
-    assert "it imports SkipAbsorption.Activations, which failed to build" in dependent.detail
+    assert "it imports SkipAbsorption.Premises.ReluPowers, which failed to build" in dependent.detail
     assert records["SkipAbsorption.not_absorbable_of_posHomogeneous"].verdict == "proved"
     modules = {m.module: m.status for m in result.modules}
-    assert modules["SkipAbsorption.Activations"] == "failed"
+    assert modules["SkipAbsorption.Premises.ReluPowers"] == "failed"
     assert modules["SkipAbsorption.Families.Relu2"] == "blocked"
     assert modules["SkipAbsorption"] == "blocked"
     assert result.exit_code == 1
     annotations = github_annotations(result, root="lean")
-    assert any(a.startswith("::error file=lean/SkipAbsorption/Activations.lean,line=")
+    assert any(a.startswith("::error file=lean/SkipAbsorption/Premises/ReluPowers.lean,line=")
                and "unsolved goals%0A" in a for a in annotations)
 
 
@@ -340,8 +340,8 @@ def test_user_family_is_built_and_checked_with_lean(project, standin, tmp_path):
 
 
 def test_heartbeat_timeout_is_reported_apart_from_wall_clock(project, standin):
-    line = _line(project, "SkipAbsorption/Depth.lean", "theorem isLittleO_of_posHomogeneous") + 3
-    lake = standin(errors={"SkipAbsorption/Depth.lean": [{"line": line, "text":
+    line = _line(project, "SkipAbsorption/Degree.lean", "theorem isLittleO_of_posHomogeneous") + 3
+    lake = standin(errors={"SkipAbsorption/Degree.lean": [{"line": line, "text":
         "(deterministic) timeout at `whnf`, maximum number of heartbeats (200000) has been "
         "reached"}]})
     record = by_decl(run_check(project, lake=lake, timeout=60))[
@@ -518,7 +518,7 @@ def test_missing_lean_name_referenced_by_an_export_fails_check_without_lean(
     # (leanbridge/library_statements.py), not by the catalog, the templates or the general-
     # theorem table: check and graph --check must still notice it is gone.
     _no_lean(tmp_path, monkeypatch)
-    stacks = project / "SkipAbsorption" / "Beyond" / "Stacks.lean"
+    stacks = project / "SkipAbsorption" / "Beyond" / "StacksLine.lean"
     text = stacks.read_text(encoding="utf-8")
     assert "theorem resStack_eq_plainStack_width_two " in text
     stacks.write_text(text.replace("theorem resStack_eq_plainStack_width_two ",

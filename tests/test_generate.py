@@ -138,11 +138,12 @@ def test_family_files_open_only_tendsto_and_scoped_topology():
 
 
 def test_relu_family_file_imports_the_light_relu_module():
-    """A failure in the GELU measure theory (`Activations` imports `Gaussian`) must not reach
-    the ReLU family file: it imports `SkipAbsorption.Relu`, and opens nothing it lacks."""
+    """A failure in the GELU measure theory (`Premises.Gelu` imports `Gaussian`) must not reach
+    the ReLU family file: it imports `SkipAbsorption.Defs` (where `relu` lives since issue 23)
+    and `Parity`, and opens nothing it lacks."""
     text = render_family(build_family_file(get_family("relu")))
     imports = [line for line in text.splitlines() if line.startswith("import ")]
-    assert imports == ["import SkipAbsorption.Parity", "import SkipAbsorption.Relu"]
+    assert imports == ["import SkipAbsorption.Defs", "import SkipAbsorption.Parity"]
     assert "\nopen " not in text
 
 

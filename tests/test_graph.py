@@ -98,7 +98,7 @@ def test_failed_dependencies_explain_a_family_failure(graph):
 def test_check_finds_a_deliberately_missing_name(tmp_path):
     project = tmp_path / "lean"
     shutil.copytree(LEAN, project, ignore=shutil.ignore_patterns(".lake"))
-    activations = project / "SkipAbsorption" / "Activations.lean"
+    activations = project / "SkipAbsorption" / "Premises" / "ReluPowers.lean"
     text = activations.read_text(encoding="utf-8")
     activations.write_text(text.replace("theorem relu2_posHomogeneous",
                                         "theorem relu2_posHomogeneous_renamed"), encoding="utf-8")

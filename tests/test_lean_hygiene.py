@@ -199,6 +199,92 @@ def audit_missing(lib_dir: Path, audit_file: Path) -> list[str]:
     return missing
 
 
+# `first | a | b` stops at the first alternative that *succeeds*, closed goal or not (review B of
+# 2026-12-03, risk 3): an alternative that ends in a bare `rw`/`simp only` can succeed leaving a
+# goal, and the fallback is then never tried. Such an alternative must finish what it starts
+# (`(rw [...]; done)`, `(simp only [...]; done)`, or end in the tactic that closes the step).
+
+_FIRST_LINE = re.compile(r"^([ \t]*)(?:·[ \t]+)?(first)[ \t]*$")
+_REWRITE = re.compile(r"^(?:rw|rewrite|erw|nth_rw|nth_rewrite|simp_rw|simp[ \t]+only)\b")
+_OPENING, _CLOSING = "([{⟨", ")]}⟩"
+
+
+def _indentation(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _top_level_tactics(text: str) -> list[str]:
+    """The tactics of a tactic sequence, split at `;` and line breaks outside brackets; a
+    sequence in parentheses `( … )` is read inside."""
+    text = text.strip()
+    if text.startswith("("):
+        depth = 0
+        for at, char in enumerate(text):
+            depth += char in _OPENING
+            depth -= char in _CLOSING
+            if depth == 0:
+                if not text[at + 1:].strip():
+                    return _top_level_tactics(text[1:at])
+                break
+    parts, depth, current = [], 0, []
+    for char in text:
+        depth += char in _OPENING
+        depth -= char in _CLOSING
+        if char in ";\n" and depth == 0:
+            parts.append("".join(current))
+            current = []
+        else:
+            current.append(char)
+    parts.append("".join(current))
+    return [part.strip() for part in parts if part.strip()]
+
+
+def bare_rewrite_alternatives(text: str) -> list[tuple[int, str]]:
+    """``(line, alternative)`` for every alternative of a multi-line ``first`` whose last
+    tactic is a bare ``rw``/``simp only`` (or ``erw``, ``nth_rw``, ``simp_rw``) when a
+    fallback follows it (it is not the last alternative) or further tactics follow the
+    ``first`` in its block (comments ignored)."""
+    from leanbridge.lean.sources import strip_comments
+
+    lines = strip_comments(text).split("\n")
+    found: list[tuple[int, str]] = []
+    i = 0
+    while i < len(lines):
+        match = _FIRST_LINE.match(lines[i])
+        if not match:
+            i += 1
+            continue
+        base, column = _indentation(lines[i]), match.start(2)
+        alternatives: list[list] = []  # [line number, text, indentation of its `|`]
+        j = i + 1
+        while j < len(lines):
+            line = lines[j]
+            if line.strip():
+                indent, stripped = _indentation(line), line.strip()
+                if stripped.startswith("|") and indent >= base and (
+                        not alternatives or indent <= alternatives[-1][2]):
+                    alternatives.append([j + 1, stripped[1:].strip(), indent])
+                elif alternatives and indent > alternatives[-1][2]:
+                    alternatives[-1][1] += "\n" + stripped
+                else:
+                    break
+            j += 1
+        further = j < len(lines) and _indentation(lines[j]) == column
+        for k, (number, body, _) in enumerate(alternatives):
+            tactics = _top_level_tactics(body)
+            if tactics and _REWRITE.match(tactics[-1]) and (further or k < len(alternatives) - 1):
+                found.append((number, body.split("\n")[0]))
+        i = max(j, i + 1)
+    return found
+
+
+def unfinished_alternatives(root: Path) -> list[str]:
+    """:func:`bare_rewrite_alternatives` of every ``.lean`` file under ``root``."""
+    return [f"{path.relative_to(root)}:{line}: | {text}"
+            for path in lean_files(root)
+            for line, text in bare_rewrite_alternatives(path.read_text(encoding="utf-8"))]
+
+
 # ---------------------------------------------------------------------------------------------
 # The real library
 
@@ -252,13 +338,69 @@ def qualified_names(lean_dir: Path) -> dict[str, str]:
     return found
 
 
+#: What tells where a name was read: a Lean source path, a commit or index id, Lean core, or a
+#: reference to the row above ("same") — in the row itself or in the heading of its section.
+_SOURCE = re.compile(r"\.lean\b|\bNT\b|\bids? \d|index id|commit|\bcore\b|\bsame\b|as above|"
+                     r"\busage\b|Init/", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`([^`]+)`")
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w'.₀-₉]*")
+
+
+def checked_names(checked: str) -> set[str]:
+    """The names ``CHECKED_NAMES.md`` lists as checked, by its reading rule: an identifier in a
+    code span of the **first cell of a table row** whose source is given (in another cell of
+    the row, or in the heading of its section), outside the section "Not used (deliberately
+    avoided)". A name in prose, in a signature cell, or in a row without a source does not
+    count."""
+    names: set[str] = set()
+    heading, avoided = "", False
+    for line in checked.splitlines():
+        if line.startswith("#"):
+            heading, avoided = line, "Not used" in line
+            continue
+        if avoided or not line.startswith("|"):
+            continue
+        cells = [cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+        if len(cells) < 2 or set(cells[0]) <= set("-: "):
+            continue  # not a row, or the separator under a header
+        rest = " ".join(cells[1:])
+        if not rest.strip() or not (_SOURCE.search(rest) or _SOURCE.search(heading)):
+            continue
+        for span in _CODE_SPAN.findall(cells[0]):
+            names.update(_IDENTIFIER.findall(span))
+    return names
+
+
+def _is_checked(name: str, checked: set[str], declared: set[str]) -> bool:
+    """``name`` as written in a proof is a checked name: itself, under an opened namespace
+    (`Measure.map_apply` for `MeasureTheory.Measure.map_apply`), the namespace of a checked name
+    (`Ne` of `Ne.symm`, left by stripping a projection), dot notation on a local variable
+    (`K.card` for `Finset.card`) or on a checked constant (`Finset.univ.filter`), or a
+    declaration of the project."""
+    if name in checked or any(c.endswith("." + name) or c.startswith(name + ".")
+                              for c in checked):
+        return True
+    if f"SkipAbsorption.{name}" in declared or any(d.endswith("." + name) for d in declared):
+        return True
+    head, _, rest = name.partition(".")
+    if len(head) <= 2 and rest and any(c == rest or c.endswith("." + rest) for c in checked):
+        return True
+    # dot notation on a checked constant: `Finset.univ.filter` is `Finset.filter Finset.univ`
+    parts = name.split(".")
+    return len(parts) >= 3 and ".".join(parts[:-1]) in checked and (
+        f"{parts[0]}.{parts[-1]}" in checked)
+
+
 def unchecked_names(lean_dir: Path, checked: str) -> list[str]:
     """The qualified names of :func:`qualified_names` that the CHECKED_NAMES text ``checked``
-    does not list (its "Not used" section does not count)."""
-    listed = re.sub(r"## Not used \(deliberately avoided\).*?(?=\n## )", "", checked,
-                    flags=re.DOTALL)
+    does not list as checked (:func:`checked_names`)."""
+    from leanbridge.lean.sources import scan_project
+
+    names = checked_names(checked)
+    declared = set(scan_project(lean_dir))
     return sorted(f"{name} ({file})" for name, file in qualified_names(lean_dir).items()
-                  if not name.startswith("SkipAbsorption.") and name not in listed)
+                  if not name.startswith("SkipAbsorption.")
+                  and not _is_checked(name, names, declared))
 
 
 def test_every_qualified_name_of_the_library_is_listed_as_checked():
@@ -272,10 +414,42 @@ def test_the_name_check_sees_an_unlisted_name(tmp_path):
     (tmp_path / "A.lean").write_text("/-! doc -/\n-- `Foo.bar` in a comment\n"
                                      "theorem t : True := Matrix.madeUp_lemma.mp trivial\n",
                                      encoding="utf-8")
-    assert unchecked_names(tmp_path, "| `Real.exp` | … |") == ["Matrix.madeUp_lemma (A.lean)"]
-    assert unchecked_names(tmp_path, "| `Matrix.madeUp_lemma` | … |") == []
-    avoided = "## Not used (deliberately avoided)\n`Matrix.madeUp_lemma`\n## Next\n"
+    row = "| `Matrix.madeUp_lemma` | `(x) : …` | `Mathlib/Foo.lean` (index id 1) |"
+    assert unchecked_names(tmp_path, "| `Real.exp` | … | core |") == [
+        "Matrix.madeUp_lemma (A.lean)"]
+    assert unchecked_names(tmp_path, row) == []
+    avoided = "## Not used (deliberately avoided)\n" + row + "\n## Next\n"
     assert unchecked_names(tmp_path, avoided) == ["Matrix.madeUp_lemma (A.lean)"]
+
+
+@pytest.mark.parametrize("text", [
+    # in prose, not in a table
+    "Read `Matrix.madeUp_lemma` in `Mathlib/Foo.lean`.\n",
+    # in a table row, but in the signature cell, not the name cell
+    "| `Matrix.other` | uses `Matrix.madeUp_lemma` | `Mathlib/Foo.lean` |\n",
+    # in the name cell of a row that gives no source (and no source in the heading)
+    "## Misc\n| `Matrix.madeUp_lemma` | `(x) : …` | |\n",
+    "## Misc\n| `Matrix.madeUp_lemma` | `(x) : …` | read somewhere |\n",
+])
+def test_a_name_counts_as_checked_only_in_the_name_cell_of_a_row_with_its_source(text):
+    assert "Matrix.madeUp_lemma" not in checked_names(text)
+
+
+@pytest.mark.parametrize("text", [
+    "| `Matrix.madeUp_lemma` | `(x) : …` | `Mathlib/Foo.lean`, NT `0ba78898` |\n",
+    "| `Matrix.madeUp_lemma`, `Matrix.other` | `(x) : …` | index id 123 |\n",
+    # the source in the heading of the section, as in the file's older tables
+    "## Matrices (`Mathlib/Data/Matrix/Mul.lean`, NT `09983a71`)\n"
+    "| name | signature | used in |\n|---|---|---|\n| `Matrix.madeUp_lemma` | `(x) : …` | Kink |\n",
+])
+def test_a_name_in_the_name_cell_of_a_row_with_its_source_counts(text):
+    assert "Matrix.madeUp_lemma" in checked_names(text)
+
+
+def test_checked_names_reads_the_real_file():
+    names = checked_names((LEAN_DIR / "CHECKED_NAMES.md").read_text(encoding="utf-8"))
+    assert {"Matrix.mulVec", "Real.tanh_neg", "MeasureTheory.Measure.map_apply"} <= names
+    assert "polyrith" not in names and "HasFDerivAtFilter" not in names
 
 
 def test_root_file_imports_every_library_file():
@@ -401,3 +575,50 @@ def test_audit_check_flags_unprinted_theorem(tmp_path):
     _write(lib, "Families/Gen.lean", GOOD_FILE.replace("good_one", "generated_one"))
     audit = _write(lib, "Audit.lean", "import A\n\n/-! # audit -/\n\n#print axioms good_one\n")
     assert audit_missing(lib, audit) == ["A.lean: other"]
+
+
+def test_every_first_alternative_finishes_what_it_starts():
+    """No `first` alternative of the library (generated files included) ends in a bare
+    `rw`/`simp only` while a fallback or further tactics follow (issue 23, item 2)."""
+    assert unfinished_alternatives(LEAN_DIR) == []
+
+
+_PLANTED = """import Mathlib
+
+/-! # planted -/
+
+theorem t (a b : ℕ) (h : a = b) : a + 0 = b := by
+  first
+  | rw [Nat.add_zero]
+  | simp
+  exact h
+"""
+
+
+def test_hygiene_flags_a_planted_bare_rw_alternative(tmp_path):
+    _write(tmp_path, "Planted.lean", _PLANTED)
+    assert unfinished_alternatives(tmp_path) == ["Planted.lean:7: | rw [Nat.add_zero]"]
+
+
+@pytest.mark.parametrize("alternatives, flagged", [
+    # the fixed forms: each alternative closes (or fails) inside its parentheses
+    ("  first\n  | (rw [h]; done)\n  | simp [h]\n", []),
+    ("  first\n    | (rw [h]\n       done)\n    | simp [h]\n", []),
+    ("  first\n  | (rw [h]; exact rfl)\n  | simp only [h]\n", []),
+    # the last alternative, nothing after the `first`: there is no fallback to skip
+    ("  first\n  | exact h\n  | rw [h]\n", []),
+    # a bare rewrite before a fallback, on one or several lines, in parentheses or not
+    ("  first\n  | rw [h,\n      Nat.add_zero]\n  | simp [h]\n", ["5: | rw [h,"]),
+    ("  first\n    | (have e := h\n       rw [e])\n    | simp [h]\n", ["5: | (have e := h"]),
+    ("  first\n  | simp only [h]\n  | exact h\n", ["5: | simp only [h]"]),
+    # the last alternative, but further tactics follow the `first`
+    ("  first\n  | show a = b\n  | simp only [Nat.add_zero]\n  exact h\n",
+     ["6: | simp only [Nat.add_zero]"]),
+    # in a bullet: the further tactic is at the column of `first`
+    ("  · first\n      | rw [h]\n      | simp\n    rfl\n", ["5: | rw [h]"]),
+    # `--` comments do not count as alternatives or tactics
+    ("  first\n  | exact h -- rw [h]\n  | simp\n", []),
+])
+def test_bare_rewrite_alternatives_cases(alternatives, flagged):
+    text = "import Mathlib\n/-! # t -/\ntheorem t : True := by\n" + alternatives
+    assert [f"{line}: | {body}" for line, body in bare_rewrite_alternatives(text)] == flagged

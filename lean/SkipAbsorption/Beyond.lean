@@ -1,7 +1,10 @@
 import SkipAbsorption.Beyond.Injective
 import SkipAbsorption.Beyond.DepthOne
+import SkipAbsorption.Beyond.StacksInjective
+import SkipAbsorption.Beyond.StacksLine
 import SkipAbsorption.Beyond.Stacks
 import SkipAbsorption.Beyond.Width
+import SkipAbsorption.Beyond.WidthFactor
 import SkipAbsorption.Beyond.WidthNecessity
 
 /-!

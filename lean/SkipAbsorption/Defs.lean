@@ -1,5 +1,7 @@
 import Mathlib.Data.Matrix.Mul
 import Mathlib.Data.Real.Basic
+import Mathlib.Algebra.Order.Group.Unbundled.Abs
+import Mathlib.Tactic.Linarith
 
 /-!
 # Definitions: MLP blocks and absorbable skips
@@ -9,10 +11,17 @@ D1, D2 and D4 of `paper.md`, with column vectors `x : Fin d → ℝ`:
 
 * `mlp σ Wd Wu x = Wd σ(Wu x)`, an ungated bias-free block of hidden width `n`
   (`σ` acts entrywise);
+* `mlp_apply_eq_sum`: a coordinate of `mlp` as a sum over the hidden units (definitional);
 * `gatedMlp g Wd Wg Wv x = Wd (g(Wg x) ⊙ (Wv x))`, a gated (GLU-type) block;
 * `Absorbable σ A Wd Wu`: some block of the same kind and the same width `n` equals
   `x ↦ A x + mlp σ Wd Wu x` for every `x` (the skip `A` is absorbed);
 * `GatedAbsorbable g A Wd Wg Wv`: the same for gated blocks.
+
+and, at the end, ReLU (the activation of paper Theorem 8) with its odd and even parts:
+`relu z = max z 0`, `relu_sub_relu_neg` (`relu z - relu (-z) = z`), `relu_add_relu_neg`
+(`= |z|`), `relu_eq_half` (`relu z = (z + |z|) / 2`); moved here from `SkipAbsorption.Relu`
+(issue 23), since nearly every file that states a block also states ReLU. `SkipAbsorption.Relu`
+keeps its name and re-exports this file.
 
 Precedence note: `∘` (90) binds tighter than `*ᵥ` (73), so the brackets in
 `σ ∘ (Wu *ᵥ x)` are required.
@@ -30,6 +39,16 @@ variable {d n : ℕ}
 def mlp (σ : ℝ → ℝ) (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ)
     (x : Fin d → ℝ) : Fin d → ℝ :=
   Wd *ᵥ (σ ∘ (Wu *ᵥ x))
+
+/-- A coordinate of an ungated block as a sum over the hidden units:
+`(Wd σ(Wu x))_m = ∑ i, Wd m i * σ (u_i · x)`. -/
+theorem mlp_apply_eq_sum (σ : ℝ → ℝ) (W : Matrix (Fin d) (Fin n) ℝ)
+    (U : Matrix (Fin n) (Fin d) ℝ) (x : Fin d → ℝ) (m : Fin d) :
+    mlp σ W U x m = ∑ i, W m i * σ (U i ⬝ᵥ x) := by
+  -- definitional: `mulVec M v i = (fun j => M i j) ⬝ᵥ v` and `dotProduct v w = ∑ i, v i * w i`
+  first
+  | rfl
+  | simp only [mlp, Matrix.mulVec, dotProduct, Function.comp_apply]
 
 /-- Gated (GLU-type) block without biases: `x ↦ Wd (g(Wg x) ⊙ (Wv x))`. -/
 def gatedMlp (g : ℝ → ℝ) (Wd : Matrix (Fin d) (Fin n) ℝ) (Wg Wv : Matrix (Fin n) (Fin d) ℝ)
@@ -75,3 +94,50 @@ def Nondegenerate (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d)
     (∀ i : Fin n, (fun k : Fin d => Wd k i) ≠ 0)
 
 end SkipAbsorption
+
+/-! ### ReLU and its odd and even parts -/
+
+noncomputable section
+
+namespace SkipAbsorption
+
+/-- ReLU. -/
+def relu (z : ℝ) : ℝ := max z 0
+
+/-- ReLU: `relu z - relu (-z) = z`. -/
+theorem relu_sub_relu_neg (z : ℝ) : relu z - relu (-z) = z := by
+  show max z 0 - max (-z) 0 = z
+  rcases le_total z 0 with h | h
+  · have h1 : max z 0 = 0 := max_eq_right h
+    have h2 : max (-z) 0 = -z := max_eq_left (by linarith)
+    linarith
+  · have h1 : max z 0 = z := max_eq_left h
+    have h2 : max (-z) 0 = 0 := max_eq_right (by linarith)
+    linarith
+
+/-- ReLU: `relu z + relu (-z) = |z|` (the even part of ReLU is `|z| / 2`). -/
+theorem relu_add_relu_neg (z : ℝ) : relu z + relu (-z) = |z| := by
+  show max z 0 + max (-z) 0 = |z|
+  rcases le_total z 0 with h | h
+  · have h1 : max z 0 = 0 := max_eq_right h
+    have h2 : max (-z) 0 = -z := max_eq_left (by linarith)
+    -- `|z| = -z`: `abs_of_nonpos`, or `|z| = |-z|` (`abs_neg`) and `abs_of_nonneg`
+    have h3 : |z| = -z := by
+      first
+      | exact abs_of_nonpos h
+      | (rw [← abs_neg z]; exact abs_of_nonneg (by linarith))
+    linarith
+  · have h1 : max z 0 = z := max_eq_left h
+    have h2 : max (-z) 0 = 0 := max_eq_right (by linarith)
+    have h3 : |z| = z := abs_of_nonneg h
+    linarith
+
+/-- ReLU is the sum of its odd part `z / 2` and its even part `|z| / 2`. -/
+theorem relu_eq_half (z : ℝ) : relu z = (z + |z|) / 2 := by
+  have h1 := relu_sub_relu_neg z
+  have h2 := relu_add_relu_neg z
+  linarith
+
+end SkipAbsorption
+
+end

@@ -4,6 +4,9 @@ import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.LinearCombination
 import Mathlib.Tactic.Ring
 import Mathlib.Tactic.NormNum
+import Mathlib.Tactic.Positivity
+import Mathlib.Analysis.Asymptotics.Lemmas
+import Mathlib.Analysis.Normed.Module.RCLike.Real
 
 /-!
 # The degree argument (paper Proposition 5), for natural and for real degrees
@@ -34,8 +37,13 @@ the coordinate core and one through the real-degree lemmas.
 
 Homogeneity of an activation is stated as `∀ t : ℝ, 0 < t → ∀ z, σ (t * z) = t ^ k * σ z`.
 
-Imports: `SkipAbsorption.Defs`, `Real.rpow` and tactics only (no asymptotics), so that a failure
-elsewhere in the library does not reach this file.
+Homogeneity and little-o: `isLittleO_of_posHomogeneous` (an activation positively homogeneous of
+degree `k > 1` is `o(z)` at `0`), the premise behind the depth corollary for ReLU², ReLU³ and the
+certificate rule `little_o_homogeneous`; it lives here (moved from `SkipAbsorption.Depth`, issue
+23) so that the premise files of ReLU² and ReLU³ need no file of the linearisation argument.
+
+Imports: `SkipAbsorption.Defs`, `Real.rpow`, Mathlib's asymptotics and tactics only, so that a
+failure elsewhere in the library does not reach this file.
 -/
 
 open Matrix
@@ -488,5 +496,90 @@ theorem not_gatedAbsorbable_of_posHomogeneous {g : ℝ → ℝ} {m : ℕ} (hm : 
          (F := gatedMlp g Wd Wg Wv) (G := gatedMlp g Vd Vg Vv)
          (fun v => gatedMlp_smul_rpow hg' Wd Wg Wv (t := 2) (by norm_num) v)
          (fun v => gatedMlp_smul_rpow hg' Vd Vg Vv (t := 2) (by norm_num) v) h x)
+
+/-! ### Homogeneity of degree `k > 1` gives `o(z)` at `0` -/
+
+section LittleO
+
+open Filter Topology Asymptotics
+
+/-- An activation positively homogeneous of degree `k > 1` is `o(z)` at `0`
+(`|σ z| ≤ (|σ 1| + |σ (-1)|) |z| ^ k`). -/
+theorem isLittleO_of_posHomogeneous {σ : ℝ → ℝ} {k : ℕ} (hk : 1 < k)
+    (hσ : ∀ t : ℝ, 0 < t → ∀ z, σ (t * z) = t ^ k * σ z) :
+    σ =o[𝓝 0] (fun z => z) := by
+  have h0 : σ 0 = 0 := by
+    have h2 : σ (2 * 0) = 2 ^ k * σ 0 := hσ 2 (by norm_num) 0
+    rw [mul_zero] at h2
+    have hlt : (1 : ℝ) < 2 ^ k := one_lt_pow₀ (by norm_num) (by omega)
+    have h3 : ((2 : ℝ) ^ k - 1) * σ 0 = 0 := by linear_combination (-1 : ℝ) * h2
+    rcases mul_eq_zero.mp h3 with h | h
+    · exfalso
+      linarith
+    · exact h
+  -- The bound in absolute values; in each case the inequality is stated as its own `have`
+  -- and closed either by `linarith` on atoms (with the expansion `hexp` given) or by `nlinarith`.
+  have habs : ∀ z, |σ z| ≤ (|σ 1| + |σ (-1)|) * |z ^ k| := by
+    intro z
+    rcases lt_trichotomy z 0 with hz | hz | hz
+    · -- `z < 0`: `σ z = (-z) ^ k * σ (-1)`, so `|σ z| = |z| ^ k * |σ (-1)|`
+      have e : σ (-z * -1) = (-z) ^ k * σ (-1) := hσ (-z) (by linarith) (-1)
+      have hzz : -z * -1 = z := by ring
+      rw [hzz] at e
+      -- route 3 rewrites only `e` (stated here) and closes by a term, checked at default
+      -- transparency (review F of 2026-12-03)
+      have e1 : |σ z| = |z| ^ k * |σ (-1)| := by
+        first
+          | (rw [e, abs_mul, abs_pow, abs_neg]; done)
+          | (simp only [e, abs_mul, abs_pow, abs_neg]; done)
+          | (rw [e]
+             exact (abs_mul ((-z) ^ k) (σ (-1))).trans
+               (congrArg (fun r => r * |σ (-1)|)
+                 ((abs_pow (-z) k).trans (congrArg (fun r => r ^ k) (abs_neg z)))))
+      have e2 : |z ^ k| = |z| ^ k := abs_pow z k
+      have hnn : 0 ≤ |σ 1| * |z| ^ k := mul_nonneg (abs_nonneg (σ 1)) (by positivity)
+      have hexp : (|σ 1| + |σ (-1)|) * |z| ^ k = |z| ^ k * |σ (-1)| + |σ 1| * |z| ^ k := by
+        ring
+      have hineq : |z| ^ k * |σ (-1)| ≤ (|σ 1| + |σ (-1)|) * |z| ^ k := by
+        first
+          | linarith [hnn, hexp]
+          | nlinarith [hnn]
+      rw [e1, e2]
+      exact hineq
+    · -- `z = 0`: `σ 0 = 0`
+      rw [hz, h0, abs_zero]
+      first
+        | positivity
+        | exact mul_nonneg (by linarith [abs_nonneg (σ 1), abs_nonneg (σ (-1))]) (abs_nonneg _)
+    · -- `z > 0`: `σ z = z ^ k * σ 1`
+      have e : σ (z * 1) = z ^ k * σ 1 := hσ z hz 1
+      have hz1 : z * 1 = z := mul_one z
+      rw [hz1] at e
+      have e1 : |σ z| = |z ^ k| * |σ 1| := by
+        first
+          | (rw [e, abs_mul]; done)
+          | (simp only [e, abs_mul]; done)
+          | (rw [e]
+             exact abs_mul (z ^ k) (σ 1))
+      have hnn : 0 ≤ |σ (-1)| * |z ^ k| := mul_nonneg (abs_nonneg (σ (-1))) (abs_nonneg (z ^ k))
+      have hexp : (|σ 1| + |σ (-1)|) * |z ^ k| = |z ^ k| * |σ 1| + |σ (-1)| * |z ^ k| := by
+        ring
+      have hineq : |z ^ k| * |σ 1| ≤ (|σ 1| + |σ (-1)|) * |z ^ k| := by
+        first
+          | linarith [hnn, hexp]
+          | nlinarith [hnn]
+      rw [e1]
+      exact hineq
+  -- the same bound with norms (`‖r‖ = |r|` on `ℝ`, also true by unfolding)
+  have hbound : ∀ z, ‖σ z‖ ≤ (|σ 1| + |σ (-1)|) * ‖z ^ k‖ := by
+    intro z
+    first
+      | (rw [Real.norm_eq_abs, Real.norm_eq_abs]; exact habs z)
+      | simpa only [Real.norm_eq_abs] using habs z
+      | exact habs z
+  have hO : σ =O[𝓝 0] (fun z : ℝ => z ^ k) := isBigO_of_le' (𝓝 0) hbound
+  exact hO.trans_isLittleO (isLittleO_pow_id hk)
+
+end LittleO
 
 end SkipAbsorption

@@ -42,7 +42,7 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
     -- membership in a preimage / `Ici` / `Iic` unfolds definitionally (`Iff.rfl` lemmas)
     first
       | show -z ≤ -x ↔ x ≤ z
-      | simp only [Set.mem_preimage, Set.mem_Ici, Set.mem_Iic]
+      | (simp only [Set.mem_preimage, Set.mem_Ici, Set.mem_Iic]; show -z ≤ -x ↔ x ≤ z)
     constructor
     · intro h
       linarith
@@ -55,6 +55,10 @@ theorem cdf_gaussianReal_neg (z : ℝ) :
             (measurableSet_Ici (a := -z))
          rw [hmap, hpre] at h
          exact h)
+      | -- through `ℝ≥0∞`: `Measure.map_apply` instead of its `real` form (review C of
+        -- 2026-12-03, risk 3)
+        (simp only [measureReal_def]
+         rw [← hpre, ← Measure.map_apply hmeas measurableSet_Ici, hmap])
   -- (d) `P(X > -z) = P(X ≥ -z)`
   have hIoi : (gaussianReal 0 1).real (Set.Ioi (-z)) = (gaussianReal 0 1).real (Set.Ici (-z)) :=
     measureReal_congr (Ioi_ae_eq_Ici' hatom)

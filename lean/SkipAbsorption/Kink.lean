@@ -5,6 +5,7 @@ import Mathlib.Data.Finset.Dedup
 import Mathlib.Data.Real.Basic
 import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.Ring
+import Mathlib.Tactic.Positivity
 
 /-!
 # Kink lemma: a second difference of a sum of ridge functions `|p_k ⬝ᵥ x|`
@@ -70,8 +71,11 @@ theorem abs_add_add_abs_sub_of_abs_le {α β : ℝ} (h : |β| ≤ |α|) :
 `b k ≠ 0`; the proof takes `R = ∑ j, |c j| * |b j|⁻¹ + 1`. -/
 theorem exists_scale_abs_lt {ι : Type*} [Fintype ι] (b c : ι → ℝ) :
     ∃ R : ℝ, 0 ≤ R ∧ ∀ k, b k ≠ 0 → |c k| < R * |b k| := by
-  have hnn : ∀ j : ι, 0 ≤ |c j| * |b j|⁻¹ := fun j =>
-    mul_nonneg (abs_nonneg (c j)) (inv_nonneg.mpr (abs_nonneg (b j)))
+  -- `|c j| |b j|⁻¹ ≥ 0`: a product of nonnegatives, or `positivity`
+  have hnn : ∀ j : ι, 0 ≤ |c j| * |b j|⁻¹ := fun j => by
+    first
+      | exact mul_nonneg (abs_nonneg (c j)) (inv_nonneg.mpr (abs_nonneg (b j)))
+      | positivity
   have hS : 0 ≤ ∑ j, |c j| * |b j|⁻¹ := Finset.sum_nonneg (fun j _ => hnn j)
   refine ⟨∑ j, |c j| * |b j|⁻¹ + 1, by linarith, ?_⟩
   intro k hk
@@ -91,7 +95,11 @@ theorem exists_scale_abs_lt {ι : Type*} [Fintype ι] (b c : ι → ℝ) :
       | (rw [mul_assoc, mul_comm (|b k|⁻¹) (|b k|), mul_inv_cancel₀ hb.ne', mul_one]; done)
   have h4 : (∑ j, |c j| * |b j|⁻¹ + 1) * |b k| = (∑ j, |c j| * |b j|⁻¹) * |b k| + |b k| := by
     ring
-  linarith
+  -- route 1 chains `h3`, `h2` and a linear step in the atoms `X * |b k|`, `|b k|` (no product
+  -- to expand); route 2 is `linarith` on everything (it must expand `(X + 1) * |b k|`)
+  first
+    | exact lt_of_le_of_lt (le_trans (le_of_eq h3.symm) h2) (by linarith [h4, hb])
+    | linarith
 
 /-! ### Linearity of `dotProduct` in the form used below -/
 
@@ -130,15 +138,30 @@ theorem dotProduct_self_pos_real {d : ℕ} {p : Fin d → ℝ} (hp : p ≠ 0) : 
 theorem eq_smul_of_forall_dotProduct_eq_zero {d : ℕ} {p q : Fin d → ℝ}
     (hH : ∀ y : Fin d → ℝ, p ⬝ᵥ y = 0 → q ⬝ᵥ y = 0) {c : ℝ} (hc : c * (p ⬝ᵥ p) = q ⬝ᵥ p) :
     q = c • p := by
+  -- Routes 1 and 2 state each expansion as a term in this file (`dotProduct_sub` & co. checked at
+  -- default transparency), so that every `rw` pattern and `linarith` atom is one stated here;
+  -- routes 3 and 4 rewrite with the Mathlib lemmas directly (review A of 2026-12-03, risk 2).
   have hpv : p ⬝ᵥ (q - c • p) = 0 := by
+    have e1 : p ⬝ᵥ (q - c • p) = p ⬝ᵥ q - p ⬝ᵥ (c • p) := dotProduct_sub p q (c • p)
+    have e2 : p ⬝ᵥ q = q ⬝ᵥ p := dotProduct_comm p q
+    have e3 : p ⬝ᵥ (c • p) = c * (p ⬝ᵥ p) := dotProduct_real_smul p p c
     first
+      | (rw [e1, e3, e2, hc, sub_self]; done)
+      | linarith [e1, e2, e3, hc]
       | (rw [dotProduct_sub, dotProduct_real_smul, dotProduct_comm p q, hc, sub_self]; done)
       | (rw [dotProduct_sub, dotProduct_real_smul]; linarith [dotProduct_comm p q, hc])
   have hqv : q ⬝ᵥ (q - c • p) = 0 := hH _ hpv
   have hvv : (q - c • p) ⬝ᵥ (q - c • p) = 0 := by
+    have e4 : (q - c • p) ⬝ᵥ (q - c • p) = q ⬝ᵥ (q - c • p) - (c • p) ⬝ᵥ (q - c • p) :=
+      sub_dotProduct q (c • p) (q - c • p)
+    have e5 : (c • p) ⬝ᵥ (q - c • p) = c * (p ⬝ᵥ (q - c • p)) :=
+      real_smul_dotProduct p (q - c • p) c
+    have e6 : c * (p ⬝ᵥ (q - c • p)) = 0 := by rw [hpv, mul_zero]
     first
+      | (rw [e4, e5, hqv, hpv, mul_zero, sub_zero]; done)
+      | linarith [e4, e5, e6, hqv]
       | (rw [sub_dotProduct, real_smul_dotProduct, hqv, hpv, mul_zero, sub_zero]; done)
-      | (rw [sub_dotProduct, real_smul_dotProduct, hqv, hpv]; ring)
+      | (rw [sub_dotProduct, real_smul_dotProduct, hqv, hpv]; ring1)
   exact sub_eq_zero.mp (dotProduct_self_eq_zero.mp hvv)
 
 /-- If `q` is not a multiple of `p ≠ 0`, some `y` has `p ⬝ᵥ y = 0` and `q ⬝ᵥ y ≠ 0`. -/
@@ -260,10 +283,28 @@ theorem second_difference_sum_eq_zero {d : ℕ} {ι : Type*} [Fintype ι] {a : �
 theorem abs_second_difference_on_line {d : ℕ} {p x q : Fin d → ℝ} {lam : ℝ}
     (hq : q = lam • p) (hpx : p ⬝ᵥ x = 0) (hpp : 0 ≤ p ⬝ᵥ p) :
     |q ⬝ᵥ (x + p)| + |q ⬝ᵥ (x - p)| - |q ⬝ᵥ x| - |q ⬝ᵥ x| = 2 * (p ⬝ᵥ p) * |lam| := by
+  -- e1, e2: route 1 pins the expansion of `p ⬝ᵥ (x ± p)` as a term stated here (checked at
+  -- default transparency), so that `rw [hpx]` meets a pattern of this file; route 2 rewrites
+  -- with `dotProduct_add`/`dotProduct_sub` directly; route 3 substitutes `q` and chains terms
+  -- (review A of 2026-12-03, risk 1)
+  have ha : p ⬝ᵥ (x + p) = p ⬝ᵥ x + p ⬝ᵥ p := dotProduct_add p x p
+  have hs : p ⬝ᵥ (x - p) = p ⬝ᵥ x - p ⬝ᵥ p := dotProduct_sub p x p
   have e1 : q ⬝ᵥ (x + p) = lam * (p ⬝ᵥ p) := by
-    rw [hq, real_smul_dotProduct, dotProduct_add, hpx, zero_add]
+    first
+      | (rw [hq, real_smul_dotProduct, ha, hpx, zero_add]; done)
+      | (rw [hq, real_smul_dotProduct, dotProduct_add, hpx, zero_add]; done)
+      | (subst hq
+         calc (lam • p) ⬝ᵥ (x + p) = lam * (p ⬝ᵥ (x + p)) := real_smul_dotProduct p (x + p) lam
+           _ = lam * (p ⬝ᵥ x + p ⬝ᵥ p) := congrArg (fun r => lam * r) ha
+           _ = lam * (p ⬝ᵥ p) := by rw [hpx, zero_add])
   have e2 : q ⬝ᵥ (x - p) = -(lam * (p ⬝ᵥ p)) := by
-    rw [hq, real_smul_dotProduct, dotProduct_sub, hpx, zero_sub, mul_neg]
+    first
+      | (rw [hq, real_smul_dotProduct, hs, hpx]; ring1)
+      | (rw [hq, real_smul_dotProduct, dotProduct_sub, hpx, zero_sub, mul_neg]; done)
+      | (subst hq
+         calc (lam • p) ⬝ᵥ (x - p) = lam * (p ⬝ᵥ (x - p)) := real_smul_dotProduct p (x - p) lam
+           _ = lam * (p ⬝ᵥ x - p ⬝ᵥ p) := congrArg (fun r => lam * r) hs
+           _ = -(lam * (p ⬝ᵥ p)) := by rw [hpx]; ring1)
   have e3 : q ⬝ᵥ x = 0 := by
     rw [hq, real_smul_dotProduct, hpx, mul_zero]
   have e4 : |lam * (p ⬝ᵥ p)| = |lam| * (p ⬝ᵥ p) := by

@@ -133,6 +133,10 @@ noncomputable def mulMulLin (A : Matrix (Fin n) (Fin n) ℝ) (B : Matrix (Fin n)
     | -- term mode: the two `add_mul` steps chained, no rewriting
       exact (congrArg (fun M : Matrix (Fin d) (Fin n) ℝ => M * B)
         (Matrix.add_mul (Matrix.of X) (Matrix.of Y) A)).trans (Matrix.add_mul _ _ B)
+    | -- entrywise: no `Matrix.add` instance to match (review C of 2026-12-03, risk 2)
+      (ext i j
+       simp only [Matrix.mul_apply, Matrix.of_apply, Matrix.add_apply, Pi.add_apply, add_mul,
+         Finset.sum_add_distrib])
   map_smul' r X := by
     first
     | (show (r • Matrix.of X) * A * B = r • (Matrix.of X * A * B)
@@ -144,6 +148,9 @@ noncomputable def mulMulLin (A : Matrix (Fin n) (Fin n) ℝ) (B : Matrix (Fin n)
     | -- term mode: the two `smul_mul` steps chained, no rewriting
       exact (congrArg (fun M : Matrix (Fin d) (Fin n) ℝ => M * B)
         (Matrix.smul_mul r (Matrix.of X) A)).trans (Matrix.smul_mul r (Matrix.of X * A) B)
+    | -- entrywise: both sides become `∑ k, ∑ l, r * (X i l * (A l k * B k j))`
+      (ext i j
+       simp [Matrix.mul_apply, Finset.mul_sum, Finset.sum_mul, mul_assoc])
 
 /-- `mulMulLin A B W = of W * A * B`. -/
 theorem mulMulLin_apply (A : Matrix (Fin n) (Fin n) ℝ) (B : Matrix (Fin n) (Fin d) ℝ)
@@ -175,9 +182,23 @@ theorem volume_sCondition_single_eq_zero (hd : 0 < d) (Wu : Matrix (Fin n) (Fin 
     first
     | infer_instance
     | exact MeasureTheory.Measure.pi.isAddHaarMeasure _
-  have h := addHaar_linearLevelSet_eq_zero (volume : Measure (Fin d → Fin n → ℝ))
-    (mulMulLin (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)) Wu)
-    (neg_one_matrix_ne_zero hd)
+  -- route 1 lets instance search supply the Haar measure's instances; route 2 passes the pi
+  -- Haar instance explicitly (all 14 arguments of `addHaar_linearLevelSet_eq_zero`); route 3
+  -- compares instance arguments at default transparency (review C of 2026-12-03, risk 1)
+  have h : volume {x : Fin d → Fin n → ℝ |
+      mulMulLin (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)) Wu x = -1} = 0 := by
+    first
+    | exact addHaar_linearLevelSet_eq_zero (volume : Measure (Fin d → Fin n → ℝ))
+        (mulMulLin (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)) Wu)
+        (neg_one_matrix_ne_zero hd)
+    | exact @addHaar_linearLevelSet_eq_zero (Fin d → Fin n → ℝ) (Matrix (Fin d) (Fin d) ℝ)
+        _ _ _ _ _ volume (MeasureTheory.Measure.pi.isAddHaarMeasure _) _ _
+        (mulMulLin (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)) Wu) _
+        (neg_one_matrix_ne_zero hd)
+    | (set_option backward.isDefEq.respectTransparency false in
+       exact addHaar_linearLevelSet_eq_zero (volume : Measure (Fin d → Fin n → ℝ))
+        (mulMulLin (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)) Wu)
+        (neg_one_matrix_ne_zero hd))
   first
   | exact h
   | (have hset : {Wd : Fin d → Fin n → ℝ |

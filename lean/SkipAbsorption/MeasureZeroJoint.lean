@@ -78,7 +78,7 @@ theorem sCondMap_apply (S : Finset (Fin n)) (p : (Fin n → Fin d → ℝ) × (F
       Matrix.diagonal (fun m => if m ∈ S then (1 : ℝ) else 0) l k) * p.1 k j := by
   first
   | rfl
-  | simp only [sCondMap, Matrix.mul_apply, Matrix.of_apply]
+  | (simp only [sCondMap, Matrix.mul_apply, Matrix.of_apply]; done)
   | (unfold sCondMap
      rw [Matrix.mul_apply]
      simp only [Matrix.mul_apply, Matrix.of_apply])

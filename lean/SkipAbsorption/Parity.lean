@@ -114,7 +114,10 @@ theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
       | show σ (((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x) i)
           = σ ((Wu *ᵥ x) i)
             - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) i
-      | simp only [Function.comp_apply, Pi.sub_apply, Pi.smul_apply, smul_eq_mul]
+      | (simp only [Function.comp_apply, Pi.sub_apply, Pi.smul_apply, smul_eq_mul]
+         show σ (((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x) i)
+             = σ ((Wu *ᵥ x) i)
+               - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x)) i)
     rw [e1, e2]
     by_cases hi : i ∈ S
     · rw [if_pos hi, if_pos hi]
@@ -150,7 +153,7 @@ theorem absorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
     funext i
     first
       | show c * (-(c⁻¹) * x i) = -(x i)
-      | simp only [Pi.smul_apply, Pi.neg_apply, smul_eq_mul]
+      | (simp only [Pi.smul_apply, Pi.neg_apply, smul_eq_mul]; show c * (-(c⁻¹) * x i) = -(x i))
     linear_combination (-(x i)) * hcc
   -- `Wd` applied to the difference of the hidden layers
   have hsplit : Wd *ᵥ (σ ∘ (Wu *ᵥ x)

@@ -1,5 +1,4 @@
 import SkipAbsorption.Defs
-import SkipAbsorption.Relu
 import Mathlib.Algebra.BigOperators.Pi
 import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.LinearCombination
@@ -21,7 +20,7 @@ Write the identity at `x` and at `-x`. Since `relu z + relu (-z) = |z|` and
   `2 x + Wd Wu x = Vd Vu x`, coordinate by coordinate.
 
 Here `u_i = Wu i` (rows), `w_i = fun m => Wd m i` (columns). Every block is written out as a
-sum over the hidden units by `mlp_apply_eq_sum`.
+sum over the hidden units by `mlp_apply_eq_sum` (`Defs.lean`).
 -/
 
 open Matrix
@@ -29,16 +28,6 @@ open Matrix
 namespace SkipAbsorption
 
 variable {d n : ℕ}
-
-/-- A coordinate of an ungated block as a sum over the hidden units:
-`(Wd σ(Wu x))_m = ∑ i, Wd m i * σ (u_i · x)`. -/
-theorem mlp_apply_eq_sum (σ : ℝ → ℝ) (W : Matrix (Fin d) (Fin n) ℝ)
-    (U : Matrix (Fin n) (Fin d) ℝ) (x : Fin d → ℝ) (m : Fin d) :
-    mlp σ W U x m = ∑ i, W m i * σ (U i ⬝ᵥ x) := by
-  -- definitional: `mulVec M v i = (fun j => M i j) ⬝ᵥ v` and `dotProduct v w = ∑ i, v i * w i`
-  first
-  | rfl
-  | simp only [mlp, Matrix.mulVec, dotProduct, Function.comp_apply]
 
 /-- Negating the input negates every pre-activation, inside the sum over hidden units. -/
 theorem sum_mul_dotProduct_neg (σ : ℝ → ℝ) (W : Matrix (Fin d) (Fin n) ℝ)

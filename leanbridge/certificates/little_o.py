@@ -42,7 +42,8 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
             "little_o_homogeneous", LITTLE_O,
             f"σ is positively homogeneous of degree {k} ≥ 2 ({len(data['cases'])} case "
             "pair(s) certified), hence o(z) by the library's isLittleO_of_posHomogeneous",
-            ("isLittleO_of_posHomogeneous",), {"degree": str(k)})
+            ("isLittleO_of_posHomogeneous",), {"degree": str(k)},
+            modules=("SkipAbsorption.Degree",))
     try:
         return _certify_sum(expr)
     except OutsideFragment as not_a_sum:

@@ -105,7 +105,7 @@ def certify(expr: sp.Expr, premise: str, *, degree=None, c=None) -> Certificate:
     tanh = expr.has(sp.tanh)
     if tanh:
         names += ["Real.tanh_eq_sinh_div_cosh", "Real.continuous_sinh", "Real.continuous_cosh",
-                  "Continuous.div", "Real.cosh_pos"]
+                  "Continuous.div", "Real.cosh_pos", "continuous_id", "Continuous.mul"]
     return Certificate(
         "tendsto_continuous", TENDSTO,
         "g(0) = 0 and g is continuous on ℝ"

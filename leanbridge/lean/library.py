@@ -37,7 +37,6 @@ class GeneralTheorem:
 
 _DEGREE = "SkipAbsorption.Degree"
 _LINEAR = "SkipAbsorption.Linearisation"
-_DEPTH = "SkipAbsorption.Depth"
 _PARITY = "SkipAbsorption.Parity"
 
 GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
@@ -64,13 +63,13 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
     GeneralTheorem("not_gatedAbsorbable_of_tendsto_of_isUnit", _LINEAR, "Prop 6 + Lemma 4",
                    "A gated block whose gate tends to 0 at 0 absorbs no invertible linear "
                    "skip (d ≥ 1)"),
-    GeneralTheorem("not_mlpStack_eq_of_isLittleO", _DEPTH, "Cor 7",
+    GeneralTheorem("not_mlpStack_eq_of_isLittleO", _LINEAR, "Cor 7",
                    "A stack of residual ungated blocks with activation o(z) at 0 is no non-empty "
                    "stack of residual-free blocks (d ≥ 1)"),
-    GeneralTheorem("not_gatedMlpStack_eq_of_tendsto", _DEPTH, "Cor 7",
+    GeneralTheorem("not_gatedMlpStack_eq_of_tendsto", _LINEAR, "Cor 7",
                    "A stack of residual gated blocks with gate tending to 0 at 0 is no non-empty "
                    "stack of residual-free blocks (d ≥ 1)"),
-    GeneralTheorem("isLittleO_of_posHomogeneous", _DEPTH, "Cor 7",
+    GeneralTheorem("isLittleO_of_posHomogeneous", _DEGREE, "Cor 7",
                    "An activation positively homogeneous of degree k > 1 is o(z) at 0"),
     GeneralTheorem("not_absorbable_of_even", _PARITY, "parity (not in the paper)",
                    "An ungated block with an even activation absorbs no identity skip (d ≥ 1)"),
@@ -170,27 +169,38 @@ class LeanActivation:
         return dict(self.premises).get(kind)
 
 
-_ACT = "SkipAbsorption.Activations"
-_RELU = "SkipAbsorption.Relu"      # `relu` itself, light imports (`Activations` imports it)
+#: Where the definitions live: `relu` in `SkipAbsorption.Relu` (light imports), the other catalog
+#: activations in `SkipAbsorption.ActivationDefs` (definitions only). A family file imports the
+#: module of its premise lemmas, the smallest file that proves them (which imports the
+#: definition's module): issue 23, so that a failure in one activation's proof (the GELU measure
+#: theory, say) reaches no other family. `SkipAbsorption.Activations` gathers the `Premises`
+#: files under its old name; no family file imports it.
+DEFINITIONS_MODULE = "SkipAbsorption.ActivationDefs"
+_RELU = "SkipAbsorption.Defs"      # `relu` and `relu_sub_relu_neg` (moved from `Relu`, issue 23)
 _CAT = "SkipAbsorption.CatalogActivations"
+_POWERS = "SkipAbsorption.Premises.ReluPowers"   # ReLU², ReLU³: homogeneity, little-o
+_RELU_GATE = "SkipAbsorption.Premises.ReluGate"  # ReLU as a gate (ReGLU)
+_GATES = "SkipAbsorption.Premises.Gates"         # Swish and GELU as gates (SwiGLU, GeGLU)
+_SWISH = "SkipAbsorption.Premises.Swish"         # Swish's odd part (SiLU)
+_GELU = "SkipAbsorption.Premises.Gelu"           # GELU's odd part (imports the Gaussian CDF)
 
 #: Lean definitions and premise lemmas of the catalog families (keyed by family name).
 CATALOG_LEAN: dict[str, LeanActivation] = {
     "relu": LeanActivation("relu", _RELU, ((ODD, "relu_sub_relu_neg"),)),
-    "gelu": LeanActivation("gelu", _ACT, ((ODD, "gelu_sub_gelu_neg"),)),
+    "gelu": LeanActivation("gelu", _GELU, ((ODD, "gelu_sub_gelu_neg"),)),
     "gelu_tanh": LeanActivation("geluTanh", _CAT, ((ODD, "geluTanh_sub_geluTanh_neg"),)),
-    "silu": LeanActivation("swish", _ACT, ((ODD, "swish_sub_swish_neg"),)),
-    "relu2": LeanActivation("relu2", _ACT, ((HOMOGENEOUS, "relu2_posHomogeneous"),
+    "silu": LeanActivation("swish", _SWISH, ((ODD, "swish_sub_swish_neg"),)),
+    "relu2": LeanActivation("relu2", _POWERS, ((HOMOGENEOUS, "relu2_posHomogeneous"),
                                             (LITTLE_O, "relu2_isLittleO"))),
-    "relu3": LeanActivation("relu3", _ACT, ((HOMOGENEOUS, "relu3_posHomogeneous"),
+    "relu3": LeanActivation("relu3", _POWERS, ((HOMOGENEOUS, "relu3_posHomogeneous"),
                                             (LITTLE_O, "relu3_isLittleO"))),
     "leaky_relu": LeanActivation("leakyRelu", _CAT, ((ODD, "leakyRelu_sub_leakyRelu_neg"),)),
     "softplus": LeanActivation("softplus", _CAT, ((ODD, "softplus_sub_softplus_neg"),)),
     "abs": LeanActivation("absAct", _CAT, ((EVEN, "absAct_neg"),)),
-    "reglu": LeanActivation("relu", _ACT, ((HOMOGENEOUS, "relu_posHomogeneous"),
+    "reglu": LeanActivation("relu", _RELU_GATE, ((HOMOGENEOUS, "relu_posHomogeneous"),
                                            (TENDSTO, "relu_tendsto_zero"))),
-    "swiglu": LeanActivation("swish", _ACT, ((TENDSTO, "swish_tendsto_zero"),)),
-    "geglu": LeanActivation("gelu", _ACT, ((TENDSTO, "gelu_tendsto_zero"),)),
+    "swiglu": LeanActivation("swish", _GATES, ((TENDSTO, "swish_tendsto_zero"),)),
+    "geglu": LeanActivation("gelu", _GATES, ((TENDSTO, "gelu_tendsto_zero"),)),
     "bilinear": LeanActivation("identityGate", _CAT,
                                ((HOMOGENEOUS, "identityGate_posHomogeneous"),
                                 (TENDSTO, "identityGate_tendsto_zero"))),
@@ -217,6 +227,7 @@ CERTIFICATE_NAMES = frozenset({
     # tendsto
     "Continuous.tendsto'", "Real.tanh_eq_sinh_div_cosh", "Real.continuous_sinh",
     "Real.continuous_cosh", "Continuous.div", "Real.cosh_pos", "LT.lt.ne'",
+    "continuous_id", "Continuous.mul",
     # the S-condition's c ≠ 0 for a negative irrational c
     "ne_of_lt",
 })

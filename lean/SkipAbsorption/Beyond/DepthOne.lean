@@ -1,5 +1,4 @@
 import SkipAbsorption.Defs
-import SkipAbsorption.Relu
 import Mathlib.Algebra.BigOperators.Fin
 import Mathlib.Tactic.Linarith
 import Mathlib.Tactic.NormNum
@@ -88,14 +87,14 @@ theorem relu_mul_of_pos {t : ℝ} (ht : 0 < t) (z : ℝ) : relu (t * z) = t * re
     first
       | (have r1 : relu (t * z) = t * z := max_eq_left h1
          have r2 : relu z = z := max_eq_left hz
-         rw [r1, r2])
+         rw [r1, r2]; done)
       | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
          rw [e, e, max_eq_left h1, max_eq_left hz])
   · have h1 : t * z ≤ 0 := by nlinarith
     first
       | (have r1 : relu (t * z) = 0 := max_eq_right h1
          have r2 : relu z = 0 := max_eq_right hz
-         rw [r1, r2, mul_zero])
+         rw [r1, r2, mul_zero]; done)
       | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
          rw [e, e, max_eq_right h1, max_eq_right hz, mul_zero])
 
@@ -106,13 +105,13 @@ theorem relu_relu (z : ℝ) : relu (relu z) = relu z := by
     -- route 2: unfold `relu` and rewrite with `max_eq_left`
     first
       | (have r1 : relu z = z := max_eq_left hz
-         rw [r1, r1])
+         rw [r1, r1]; done)
       | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
          rw [e, e, max_eq_left hz, max_eq_left hz])
   · first
       | (have r1 : relu z = 0 := max_eq_right hz
          have r0 : relu 0 = 0 := max_eq_right le_rfl
-         rw [r1, r0])
+         rw [r1, r0]; done)
       | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
          rw [e, e, max_eq_right hz]
          first

@@ -1,5 +1,4 @@
 import SkipAbsorption.Defs
-import SkipAbsorption.Relu
 import SkipAbsorption.Kink
 import Mathlib.LinearAlgebra.FiniteDimensional.Lemmas
 import Mathlib.LinearAlgebra.Matrix.ToLinearEquiv
@@ -191,9 +190,13 @@ theorem not_injective_mlp_relu_of_kernel {d n' : ℕ} (V : Matrix (Fin d) (Fin n
   -- unit by unit, the activation is the same at `R • y + z` and at `R • y`
   have hunit : ∀ j, relu (U j ⬝ᵥ (R • y + z)) = relu (U j ⬝ᵥ (R • y)) := by
     intro j
-    have e1 : U j ⬝ᵥ (R • y + z) = R * (U j ⬝ᵥ y) + U j ⬝ᵥ z := by
-      rw [dotProduct_add, dotProduct_real_smul]
     have e2 : U j ⬝ᵥ (R • y) = R * (U j ⬝ᵥ y) := dotProduct_real_smul (U j) y R
+    -- route 1 rewrites with `dotProduct_add` (its instances against those of `Kink`'s lemma);
+    -- route 2 is a term, checked at default transparency (review E of 2026-12-03, §6 (2))
+    have e1 : U j ⬝ᵥ (R • y + z) = R * (U j ⬝ᵥ y) + U j ⬝ᵥ z := by
+      first
+        | (rw [dotProduct_add, dotProduct_real_smul]; done)
+        | exact (dotProduct_add (U j) (R • y) z).trans (congrArg (fun r => r + U j ⬝ᵥ z) e2)
     rw [e1, e2]
     rcases lt_trichotomy (U j ⬝ᵥ y) 0 with hneg | hzero | hpos
     · -- inactive unit: both pre-activations are `≤ 0`, since `|U j ⬝ᵥ z| < R * |U j ⬝ᵥ y|`

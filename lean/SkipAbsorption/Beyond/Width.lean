@@ -1,6 +1,5 @@
 import SkipAbsorption.Defs
-import SkipAbsorption.Relu
-import SkipAbsorption.ReluParts
+import Mathlib.Algebra.BigOperators.Pi
 import Mathlib.Algebra.BigOperators.Fin
 import Mathlib.Data.Fin.Tuple.Basic
 import Mathlib.LinearAlgebra.Matrix.NonsingularInverse
@@ -202,7 +201,7 @@ theorem sum_indicator_comp_mul (e : Fin d → Fin n) (a : Fin d → ℝ) (r : Fi
   have h2 : ∀ k, (∑ i, if e k = i then a k * r i else 0) = a k * r (e k) := by
     intro k
     first
-    | (rw [Finset.sum_ite_eq, if_pos (Finset.mem_univ (e k))])
+    | (rw [Finset.sum_ite_eq, if_pos (Finset.mem_univ (e k))]; done)
     | exact (Fintype.sum_eq_single (f := fun i => if e k = i then a k * r i else 0) (e k)
         (fun i hi => if_neg (fun h => hi h.symm))).trans (if_pos rfl)
     | simp
@@ -226,7 +225,7 @@ theorem add_mlp_eq_mlp_append {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fi
   have hL : ((1 : Matrix (Fin d) (Fin d) ℝ) *ᵥ x + mlp relu Wd Wu x) m
       = x m + ∑ i, Wd m i * relu (Wu i ⬝ᵥ x) := by
     first
-    | (rw [Matrix.one_mulVec, Pi.add_apply, mlp_apply_eq_sum])
+    | (rw [Matrix.one_mulVec, Pi.add_apply, mlp_apply_eq_sum]; done)
     | (rw [Matrix.one_mulVec]; rfl)
   -- the right side: the two blocks
   have h1 := mlp_append_apply relu (Wd + mergeCols M e) (-M) Wu (-A) x m
@@ -249,7 +248,7 @@ theorem add_mlp_eq_mlp_append {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fi
     refine Finset.sum_congr rfl fun k _ => ?_
     first
     | (show -(M m k) * relu ((-(A k)) ⬝ᵥ x) = -(M m k * relu (-(Wu (e k) ⬝ᵥ x)))
-       rw [_root_.neg_dotProduct, hA k, neg_mul])
+       rw [_root_.neg_dotProduct, hA k, neg_mul]; done)
     | -- without `neg_dotProduct`: unfold `⬝ᵥ` and pull the sign out of the sum
       (have hneg : (-A) k ⬝ᵥ x = -(Wu (e k) ⬝ᵥ x) := by
          rw [← hA k]
@@ -257,7 +256,7 @@ theorem add_mlp_eq_mlp_append {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fi
          rw [← Finset.sum_neg_distrib]
          exact Finset.sum_congr rfl fun l _ => neg_mul _ _
        have hMk : (-M) m k = -(M m k) := rfl
-       rw [hneg, hMk, neg_mul])
+       rw [hneg, hMk, neg_mul]; done)
     | (simp only [Matrix.neg_apply, Pi.neg_apply, neg_dotProduct, hA k]; ring)
   -- `relu z - relu (-z) = z`, unit by unit
   have h5 : ∑ k, M m k * relu (Wu (e k) ⬝ᵥ x) - ∑ k, M m k * relu (-(Wu (e k) ⬝ᵥ x))

@@ -1,0 +1,23 @@
+import SkipAbsorption.ActivationDefs
+
+/-!
+# The odd part of Swish / SiLU
+
+`swish_sub_swish_neg`: `swish z - swish (-z) = z` (odd part `z / 2`, for
+`absorbable_of_sCondition` with `c = 1`, paper Theorems 8/10), from
+`sigmoid (-z) = 1 - sigmoid z`. The SiLU family file imports this file only.
+-/
+
+noncomputable section
+
+namespace SkipAbsorption
+
+/-- Swish: `swish z - swish (-z) = z`, from `sigmoid (-z) = 1 - sigmoid z`. -/
+theorem swish_sub_swish_neg (z : ℝ) : swish z - swish (-z) = z := by
+  show z * Real.sigmoid z - (-z) * Real.sigmoid (-z) = z
+  rw [Real.sigmoid_neg]
+  ring
+
+end SkipAbsorption
+
+end
