@@ -108,7 +108,11 @@ A invertible; nondegenerate weights; d ≥ 2, although the Lean statement for
 ReLU, absorbable_relu_iff, has no hypothesis on d; it is not compiled here)
 — "no decision" (exit 1) otherwise.
 S is reported with 0-based indices. Tolerance: the condition must hold to
-1e-9·‖A/c‖_F + 16·(ε_dtype + √n·ε64)·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
+1e-9·‖A/c‖_F + 16·(1 + √n)·ε64·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
+The stored numbers are the block: float16, bfloat16 and float32 weights are
+widened to float64 exactly and decided as they are (the tolerance is float64's,
+never the storage precision's), and a verification error above 1e-6 vetoes
+"absorbable". Weights near 1e±300 are rescaled by exact powers of two first.
 
 \b
 Exit codes: 0 decided (absorbable or not absorbable), 1 no decision,
@@ -149,6 +153,7 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
     from leanbridge.numeric import theory_checks
     from leanbridge.numeric.weights import WeightFile, block_from
 
+    np = need("numpy", "leanbridge absorb")
     analysis = analyse(family)
     try:
         wf = WeightFile(weights)
@@ -170,10 +175,12 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
         else:
             block = block_from(wf, down_key, up_key, skip_key, transpose)
             source.update(keys=block.keys, stored_dtype_eps=block.eps, transposed=transpose)
-            result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A, block.eps,
+            # The stored numbers are the block (float16/bfloat16/float32 widened exactly):
+            # the tolerances are float64's whatever the stored dtype (see absorb's docstring).
+            result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A,
                                        time_limit=time_limit, seed=seed, notes=block.notes)
-            theory_checks.annotate(result, block.W_down, block.W_up, block.A, block.eps,
-                                   seed=seed)
+            theory_checks.annotate(result, *absorb_mod.rebalanced(np, block.W_down, block.W_up),
+                                   block.A, seed=seed)
     except NumericInputError as exc:
         raise NumericUsageError(str(exc)) from None
 

@@ -112,12 +112,14 @@ def scan_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
     else:
         # As stored (float32 stays float32): the decision forms its float64 products from
         # tiles, so float64 copies of the weights would only double the block's memory.
-        W_up, eps_up = ckpt.read(spec.key("up"), stored=True)
-        W_down, eps_down = ckpt.read(spec.key("down"), stored=True)
+        W_up, _ = ckpt.read(spec.key("up"), stored=True)
+        W_down, _ = ckpt.read(spec.key("down"), stored=True)
         if spec.layout.conv1d:                  # stored in × out: views, no copies
             W_up, W_down = W_up.T, W_down.T
+        # Decided on the stored numbers (float16/bfloat16 widened exactly; the tolerance is
+        # float64's whatever the stored dtype: see absorb's docstring).
         result = absorb_mod.absorb(
-            family, W_down, W_up, None, max(eps_up, eps_down), time_limit=options.time_limit,
+            family, W_down, W_up, None, time_limit=options.time_limit,
             seed=options.seed, b_up=vectors.get("up_bias"), b_down=vectors.get("down_bias"),
             gram_fn=options.gram_fn)
         del W_up, W_down
