@@ -268,7 +268,9 @@ def test_text_report_table_caveat_and_summary(run, tmp_path):
     header = next(line for line in out.splitlines() if line.startswith("block"))
     for column in ("d×n", "activation", "verdict", "|S| / rel. distance", "method", "seconds"):
         assert column in header
-    rows = {line.split()[0]: line for line in out.splitlines()[5:5 + BLOCKS]}
+    lines = out.splitlines()
+    start = lines.index(header) + 1
+    rows = {line.split()[0]: line for line in lines[start:start + BLOCKS]}
     assert sorted(rows) == [str(i) for i in range(BLOCKS)]
     planted = rows[str(PLANTED)].split()
     assert planted[:4] == [str(PLANTED), f"{D}×{N}", "gelu_tanh", "ABSORBABLE"]

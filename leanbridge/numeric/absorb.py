@@ -94,6 +94,7 @@ float64 at GPT-2 size, ~1e-5 for float32-stored planted weights).
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -601,6 +602,98 @@ def _decide_with(np, holder, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of,
                  time_limit, gram, times, res_mn, R=R, s=s)
 
 
+#: Where the MILP runs: "here" (in this process: HiGHS cannot be interrupted until its time
+#: limit) or "process" (a child process, killed on Ctrl-C: ``leanbridge absorb`` and ``scan``
+#: set it for the duration of the command, see :func:`stoppable_solvers`).
+MILP_WHERE = "here"
+_children: set = set()
+_children_lock = threading.Lock()
+
+
+def _milp_child(connection, c, constraints, time_limit) -> None:
+    """In the child process: solve, send (status, x) back."""
+    opt = need("scipy.optimize", "leanbridge absorb")
+    result = _milp_here(opt, c, constraints, time_limit)
+    connection.send((int(result.status), result.x))
+    connection.close()
+
+
+def _milp_here(opt, c, constraints, time_limit):
+    np = need("numpy", "leanbridge absorb")
+    return opt.milp(c, constraints=[opt.LinearConstraint(A, lower, upper)
+                                    for A, lower, upper in constraints],
+                    integrality=np.ones(c.size), bounds=opt.Bounds(0, 1),
+                    options={"time_limit": time_limit, "disp": False})
+
+
+def _context():
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:          # a clean server forks each solver: no BLAS threads
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["scipy.optimize"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def run_milp(c, constraints, time_limit: float):
+    """``scipy.optimize.milp`` (HiGHS) on ``constraints`` = [(A, lower, upper), …], binary
+    variables: an object with ``status`` and ``x``. With :data:`MILP_WHERE` = "process" it
+    runs in a child process that :func:`stop_solvers` (or a KeyboardInterrupt while waiting
+    for it) kills at once; otherwise here."""
+    opt = need("scipy.optimize", "leanbridge absorb")
+    if MILP_WHERE != "process":
+        return _milp_here(opt, c, constraints, time_limit)
+    import types
+
+    context = _context()
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_milp_child, args=(send, c, constraints, time_limit),
+                            daemon=True, name="leanbridge-milp")
+    with _children_lock:
+        child.start()
+        _children.add(child)
+    send.close()
+    try:
+        try:
+            status, x = receive.recv()
+        except EOFError:                 # killed (stop_solvers) or crashed
+            raise KeyboardInterrupt("the MILP solver was stopped") from None
+        return types.SimpleNamespace(status=status, x=x)
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.kill()
+        child.join(1)
+        with _children_lock:
+            _children.discard(child)
+
+
+def stop_solvers() -> None:
+    """Kill every MILP child process still running (Ctrl-C)."""
+    with _children_lock:
+        for child in list(_children):
+            if child.is_alive():
+                child.kill()
+
+
+class stoppable_solvers:
+    """``with stoppable_solvers():`` — MILPs run in child processes (:data:`MILP_WHERE`)
+    inside the block, and any still running are killed when it is left."""
+
+    def __enter__(self):
+        global MILP_WHERE
+        self._previous, MILP_WHERE = MILP_WHERE, "process"
+        return self
+
+    def __exit__(self, *exc):
+        global MILP_WHERE
+        MILP_WHERE = self._previous
+        stop_solvers()
+        return False
+
+
 #: How many MILP candidates may fail the direct residual check (each then excluded by a cut)
 #: before the solve stops without a decision.
 MILP_CANDIDATES = 20
@@ -616,8 +709,8 @@ def exclusion_cut(np, mask):
 
 def _milp(np, system, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of, time_limit,
           gram, times, ls_residual, R=None, s=None) -> SDecision:
-    """Binary feasibility of |R D a − s| ≤ τ (ℓ∞ box ⊇ ℓ2 ball: infeasible ⇒ no S)."""
-    opt = need("scipy.optimize", "leanbridge absorb")
+    """Binary feasibility of |R D a − s| ≤ τ (ℓ∞ box ⊇ ℓ2 ball: infeasible ⇒ no S), solved by
+    :func:`run_milp`."""
     start = time.perf_counter()
     if R is None:
         lam, U = system.eigh()
@@ -638,13 +731,11 @@ def _milp(np, system, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of, time_li
         remaining = time_limit - (time.perf_counter() - start)
         if remaining <= 0:
             break
-        constraints = [opt.LinearConstraint(A_rows, rhs - box, rhs + box)]
+        constraints = [(A_rows, rhs - box, rhs + box)]
         for mask in cuts:      # exclude candidates that failed the direct residual check
             row, upper = exclusion_cut(np, mask)
-            constraints.append(opt.LinearConstraint(row[None, :], -np.inf, upper))
-        result = opt.milp(np.zeros(m), constraints=constraints, integrality=np.ones(m),
-                          bounds=opt.Bounds(0, 1),
-                          options={"time_limit": max(remaining, 0.01), "disp": False})
+            constraints.append((row[None, :], -np.inf, upper))
+        result = run_milp(np.zeros(m), constraints, max(remaining, 0.01))
         tried += 1
         if result.x is not None:
             mask = result.x > 0.5
