@@ -122,17 +122,20 @@ def atomic_write(target: Path, text: str) -> None:
 @contextlib.contextmanager
 def atomic_file(target: Path):
     """``with atomic_file(target) as path:`` — write the file at ``path`` (a temporary beside
-    ``target``, already given the final mode); it replaces ``target`` when the block ends
-    without an error, and is removed otherwise. For writers that take a path."""
+    ``target``); when the block ends without an error it gets the final mode (``0666`` less
+    the umask, or the mode of the file it replaces) and replaces ``target``; otherwise it is
+    removed. For writers that take a path."""
     target = Path(target)
     refuse_special(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
                                          dir=target.parent)
     try:
-        os.fchmod(handle, _mode_for(target))
         os.close(handle)
         yield Path(temporary)
+        # After the writer: some replace the file they are given by one of their own
+        # (safetensors writes 0600 files that way), so the mode is set last.
+        os.chmod(temporary, _mode_for(target))
         os.replace(temporary, target)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

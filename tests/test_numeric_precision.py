@@ -202,18 +202,19 @@ def test_the_issue_case_fp16_near_miss_is_not_absorbable_and_writes_nothing(tmp_
     assert not out.exists()
 
 
-def test_nondegeneracy_of_bfloat16_rows_uses_the_float64_threshold():
+def test_nondegeneracy_of_bfloat16_rows_uses_the_float64_threshold(tmp_path):
     """Two bf16 rows with |cos| = 0.6 are not parallel (the old threshold 64·ε_bf16 = 0.5
-    called every pair with |cos| ≥ 0.5 parallel)."""
-    W_up = np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]])
-    W_up = stored(W_up, "BF16")
+    called every pair with |cos| ≥ 0.5 parallel, and the block "no decision (degenerate)")."""
+    W_up = stored(np.array([[1.0, 0.0], [0.6, 0.8], [0.0, 1.0]]), "BF16")
     W_down = stored(np.array([[1.0, 0.5, -0.25], [0.5, -1.0, 2.0]]), "BF16")
-    assert absorb_mod.nondegeneracy(W_down, W_up, absorb_mod._F64) == []
-    result = absorb_mod.absorb(get_family("relu"), W_down, W_up)
-    assert result.nondegeneracy == [] and "degenerate" not in result.blockers
-    from leanbridge.numeric.theory_checks import nondegeneracy_check
-
-    assert nondegeneracy_check(W_down, W_up).holds
+    path = tmp_path / "bf16.safetensors"
+    write_safetensors(path, {"mlp.up_proj.weight": W_up, "mlp.down_proj.weight": W_down},
+                      "BF16")
+    result = CliRunner().invoke(main, ["absorb", str(path), "--activation", "relu", "--json"])
+    data = json.loads(result.stdout)
+    assert data["nondegeneracy_violations"] == [] and data["nondegenerate"]["holds"]
+    assert data["verdict"] == "not_absorbable" and result.exit_code == 0, data["summary"]
+    assert data["nondegenerate"]["parallel_threshold_one_minus_abs_cos"] < 1e-9
 
 
 def test_a_failed_verification_vetoes_absorbable(monkeypatch):
