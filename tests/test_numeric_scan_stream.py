@@ -110,7 +110,8 @@ def test_help_documents_jsonl_ctrl_c_and_resuming_with_blocks():
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group is POSIX")
-def test_ctrl_c_during_a_milp_prints_the_decided_blocks_and_exits_130(tmp_path):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_during_a_milp_prints_the_decided_blocks_and_exits_130(tmp_path, jobs):
     """Block 0 is decided at once; block 1 (d = 2, n = 40 > d²: singular Gram matrix, a
     subset-sum-like MILP) runs until its 300 s time limit unless stopped. Its row must not
     wait for the end, and SIGINT must stop HiGHS: exit 130 with block 0 reported."""
@@ -120,7 +121,7 @@ def test_ctrl_c_during_a_milp_prints_the_decided_blocks_and_exits_130(tmp_path):
                                                                                 "")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "leanbridge", "scan", str(folder), "--time-limit", "300",
-         "--jsonl", str(target), "--no-progress"],
+         "--jsonl", str(target), "--no-progress", "--jobs", str(jobs)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
     try:
         seen = []
@@ -142,10 +143,44 @@ def test_ctrl_c_during_a_milp_prints_the_decided_blocks_and_exits_130(tmp_path):
             proc.communicate()
     print(f"exit {proc.returncode} {waited:.2f} s after SIGINT (the MILP's limit: 300 s)")
     assert proc.returncode == 130, err
-    assert "interrupted (Ctrl-C): 1 of 3 block(s) decided" in out
-    assert "resume with --blocks 1-2" in out
+    # one job: block 2 waits behind block 1; two: block 2 is decided (and printed, after
+    # block 1's place in the order is given up at the interruption)
+    decided, missing = ([0], [1, 2]) if jobs == 1 else ([0, 2], [1])
+    assert f"interrupted (Ctrl-C): {len(decided)} of 3 block(s) decided" in out
+    assert "resume with --blocks " + ("1-2" if jobs == 1 else "1") in out
+    rows = [line.split()[0] for line in "".join(seen).splitlines() + out.splitlines()
+            if line[:1].isdigit()]
+    assert rows == [str(i) for i in decided]
     assert "Interrupted (Ctrl-C)" in err and "Traceback" not in err
     lines = [json.loads(line) for line in target.read_text(encoding="utf-8").splitlines()]
-    assert [line["block"] for line in lines[:-1]] == [0]
-    assert lines[-1]["interrupted"] is True and lines[-1]["not_decided"] == [1, 2]
+    assert sorted(line["block"] for line in lines[:-1]) == decided
+    assert lines[-1]["interrupted"] is True and lines[-1]["not_decided"] == missing
     assert lines[-1]["exit_code"] == 130
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is POSIX")
+def test_ctrl_c_during_absorbs_milp_exits_130_without_waiting_for_highs(tmp_path):
+    """`absorb` on the same hard block (n = 40 > d² = 4): its MILP runs in a child process,
+    so SIGINT ends the command at once instead of after the 300 s time limit."""
+    rng = np.random.default_rng(1)
+    weights = tmp_path / "hard.npz"
+    np.savez(weights, W_down=rng.standard_normal((2, 40)), W_up=rng.standard_normal((40, 2)))
+    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH",
+                                                                                "")}
+    proc = subprocess.Popen([sys.executable, "-m", "leanbridge", "absorb", str(weights),
+                             "--activation", "relu", "--time-limit", "300"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        time.sleep(6)                          # imports, the Gram system, then the MILP
+        assert proc.poll() is None
+        sent = time.perf_counter()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+        waited = time.perf_counter() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    print(f"exit {proc.returncode} {waited:.2f} s after SIGINT (the MILP's limit: 300 s)")
+    assert proc.returncode == 130, err
+    assert "Interrupted (Ctrl-C)" in err and "Traceback" not in err

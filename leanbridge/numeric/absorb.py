@@ -84,17 +84,23 @@ decided and constructed. The paper's necessity results are for bias-free blocks,
 nonzero biases a failed (★) — or a `never` family — is "no decision (biases: necessity not
 proven)" (:data:`BIAS_CAVEAT`); callers that want the bias-free question drop the biases.
 
+**Scale.** Weights near 1e±300 would overflow the norms and Gram entries (or underflow them
+into "zero rows"): :func:`block_scaling` rescales W_down and W_up by exact powers of two
+first (the S-condition is unchanged, and the block is the same function up to scaling its
+input and output), so they decide as weights near 1; products more than 2^500 below the skip
+are "no S" outright, more than 2^500 above it "no decision" (float64 cannot hold both).
+
 **Verification.** The absorbing block is compared with the skip block on 64 random inputs
 (norms 1e-3 … 1e3 over the typical ‖u_i‖). Exactly, g(x) − f(x) = c·(T − W_down[:,S] W_up[S,:])x,
 so it passes when ‖f − g‖ ≤ 2·(|c|·residual·‖x‖ + 1000·ε₆₄·(sum of the magnitudes of the
 terms)) at every point; the max relative error ‖f − g‖/‖f‖ is reported (~1e-13 to 1e-12 in
-float64 at GPT-2 size, ~1e-5 for float32-stored planted weights).
+float64 at GPT-2 size). It **vetoes**: an error above :data:`VERIFY_MAX_RELATIVE` of the
+terms' size makes the block "no decision (verification)", never "absorbable".
 """
 
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 
@@ -102,6 +108,7 @@ from leanbridge.analysis import CONDITIONAL, NEVER, Analysis, analyse
 from leanbridge.families import Family
 from leanbridge.numeric.activations import numeric_activation
 from leanbridge.numeric.errors import need
+from leanbridge.numeric.milp import run_milp
 
 #: Relative floor of the tolerance: (★) must hold to this relative accuracy.
 REL_TOL = 1e-9
@@ -600,98 +607,6 @@ def _decide_with(np, holder, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of,
     del U
     return _milp(np, None, None, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of,
                  time_limit, gram, times, res_mn, R=R, s=s)
-
-
-#: Where the MILP runs: "here" (in this process: HiGHS cannot be interrupted until its time
-#: limit) or "process" (a child process, killed on Ctrl-C: ``leanbridge absorb`` and ``scan``
-#: set it for the duration of the command, see :func:`stoppable_solvers`).
-MILP_WHERE = "here"
-_children: set = set()
-_children_lock = threading.Lock()
-
-
-def _milp_child(connection, c, constraints, time_limit) -> None:
-    """In the child process: solve, send (status, x) back."""
-    opt = need("scipy.optimize", "leanbridge absorb")
-    result = _milp_here(opt, c, constraints, time_limit)
-    connection.send((int(result.status), result.x))
-    connection.close()
-
-
-def _milp_here(opt, c, constraints, time_limit):
-    np = need("numpy", "leanbridge absorb")
-    return opt.milp(c, constraints=[opt.LinearConstraint(A, lower, upper)
-                                    for A, lower, upper in constraints],
-                    integrality=np.ones(c.size), bounds=opt.Bounds(0, 1),
-                    options={"time_limit": time_limit, "disp": False})
-
-
-def _context():
-    import multiprocessing
-
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:          # a clean server forks each solver: no BLAS threads
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["scipy.optimize"])
-        return context
-    return multiprocessing.get_context("spawn")
-
-
-def run_milp(c, constraints, time_limit: float):
-    """``scipy.optimize.milp`` (HiGHS) on ``constraints`` = [(A, lower, upper), …], binary
-    variables: an object with ``status`` and ``x``. With :data:`MILP_WHERE` = "process" it
-    runs in a child process that :func:`stop_solvers` (or a KeyboardInterrupt while waiting
-    for it) kills at once; otherwise here."""
-    opt = need("scipy.optimize", "leanbridge absorb")
-    if MILP_WHERE != "process":
-        return _milp_here(opt, c, constraints, time_limit)
-    import types
-
-    context = _context()
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_milp_child, args=(send, c, constraints, time_limit),
-                            daemon=True, name="leanbridge-milp")
-    with _children_lock:
-        child.start()
-        _children.add(child)
-    send.close()
-    try:
-        try:
-            status, x = receive.recv()
-        except EOFError:                 # killed (stop_solvers) or crashed
-            raise KeyboardInterrupt("the MILP solver was stopped") from None
-        return types.SimpleNamespace(status=status, x=x)
-    finally:
-        receive.close()
-        if child.is_alive():
-            child.kill()
-        child.join(1)
-        with _children_lock:
-            _children.discard(child)
-
-
-def stop_solvers() -> None:
-    """Kill every MILP child process still running (Ctrl-C)."""
-    with _children_lock:
-        for child in list(_children):
-            if child.is_alive():
-                child.kill()
-
-
-class stoppable_solvers:
-    """``with stoppable_solvers():`` — MILPs run in child processes (:data:`MILP_WHERE`)
-    inside the block, and any still running are killed when it is left."""
-
-    def __enter__(self):
-        global MILP_WHERE
-        self._previous, MILP_WHERE = MILP_WHERE, "process"
-        return self
-
-    def __exit__(self, *exc):
-        global MILP_WHERE
-        MILP_WHERE = self._previous
-        stop_solvers()
-        return False
 
 
 #: How many MILP candidates may fail the direct residual check (each then excluded by a cut)

@@ -176,6 +176,7 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
     from leanbridge.analysis import CONDITIONAL, analyse
     from leanbridge.numeric import absorb as absorb_mod
     from leanbridge.numeric import theory_checks
+    from leanbridge.numeric.milp import stoppable_solvers
     from leanbridge.numeric.weights import WeightFile, block_from
 
     np = need("numpy", "leanbridge absorb")
@@ -202,7 +203,7 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
             source.update(keys=block.keys, stored_dtype_eps=block.eps, transposed=transpose)
             # The stored numbers are the block (float16/bfloat16/float32 widened exactly):
             # the tolerances are float64's whatever the stored dtype (see absorb's docstring).
-            with absorb_mod.stoppable_solvers():     # Ctrl-C stops a running MILP at once
+            with stoppable_solvers():     # Ctrl-C stops a running MILP at once
                 result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A,
                                            time_limit=time_limit, seed=seed,
                                            notes=block.notes)
@@ -779,6 +780,7 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
     from leanbridge.numeric import layouts as layouts_mod
     from leanbridge.numeric import scan as scan_mod
     from leanbridge.numeric.checkpoint import Checkpoint
+    from leanbridge.numeric.milp import stoppable_solvers
 
     show_bar = sys.stderr.isatty() if progress is None else progress
     try:
@@ -829,7 +831,7 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
     failure: NumericUsageError | None = None
     start = time.perf_counter()
     try:
-        with absorb_mod.stoppable_solvers():      # a running MILP is killed on Ctrl-C
+        with stoppable_solvers():      # a running MILP is killed on Ctrl-C
             for record in scan_mod.iter_scan(ckpt, specs, family, options, jobs=jobs):
                 records[record.index] = record
                 if jsonl is not None:

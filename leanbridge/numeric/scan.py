@@ -16,7 +16,7 @@ No result is lost: :func:`iter_scan` hands each record over as its block is deci
 whose tensors are bad (NaN or infinite entries, a damaged tensor) becomes a ``bad_input``
 record and the scan goes on; the workers are daemon threads, so Ctrl-C (a KeyboardInterrupt
 in the thread that iterates) never waits for a block being decided, and the MILP fallback
-runs in a child process that is killed (``absorb.stoppable_solvers``).
+runs in a child process that is killed (:mod:`leanbridge.numeric.milp`).
 """
 
 from __future__ import annotations
