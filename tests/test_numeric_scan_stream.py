@@ -184,3 +184,27 @@ def test_ctrl_c_during_absorbs_milp_exits_130_without_waiting_for_highs(tmp_path
     print(f"exit {proc.returncode} {waited:.2f} s after SIGINT (the MILP's limit: 300 s)")
     assert proc.returncode == 130, err
     assert "Interrupted (Ctrl-C)" in err and "Traceback" not in err
+
+
+def test_json_after_ctrl_c_holds_the_decided_blocks_and_what_to_resume(tmp_path, monkeypatch):
+    """--json on an interrupted scan: the blocks decided, "interrupted": true, the blocks
+    not decided, exit_code 130 — valid against the schema (Ctrl-C simulated after block 0)."""
+    from leanbridge.numeric import scan as scan_mod
+
+    folder = write_opt(tmp_path / "m", [(3, 6)] * 3)
+    real = scan_mod.iter_scan
+
+    def interrupted_after_one(*args, **kwargs):
+        for record in real(*args, **kwargs):
+            yield record
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(scan_mod, "iter_scan", interrupted_after_one)
+    result = CliRunner().invoke(main, ["scan", str(folder), "--json"])
+    assert result.exit_code == 130
+    data = json.loads(result.stdout)
+    jsonschema.validate(data, SCHEMA)
+    assert data["interrupted"] is True and data["exit_code"] == 130
+    assert len(data["blocks"]) == 1 and data["not_decided"] == [b for b in range(3)
+                                                               if b != data["blocks"][0]["block"]]
+    assert "Interrupted (Ctrl-C)" in result.stderr

@@ -140,7 +140,8 @@ never the storage precision's), and a verification error above 1e-6 vetoes
 
 \b
 Exit codes: 0 decided (absorbable or not absorbable), 1 no decision,
-2 bad input (one line on stderr).
+2 bad input (one line on stderr), 130 interrupted (Ctrl-C stops a running
+MILP at once: it runs in a child process).
 """
 
 
