@@ -732,7 +732,8 @@ after the others), 130 interrupted (Ctrl-C).
 @click.option("--layout", "layout_name", metavar="NAME",
               help="gpt2, gpt-neox, bert, opt or llama; default: detected from the names.")
 @click.option("--blocks", "blocks_text", metavar="LIST",
-              help="Blocks to scan, e.g. 0,3,5-7 (default: all).")
+              help="Blocks to scan, e.g. 0,3,5-7 (default: all); an interrupted scan "
+                   "prints the list that resumes it.")
 @click.option("--ignore-biases", is_flag=True,
               help="Decide the bias-free block (drop the biases): the paper's question; the "
                    "verdicts then do not cover the model with its biases.")
