@@ -239,10 +239,18 @@ def _listed(loaded: click.Command | None, name: str) -> click.Command:
     return loaded if loaded is not None else click.Command(name, help=COMMANDS[name][2])
 
 
-def writable_output(path: str | None, option: str) -> Path | None:
-    """``path`` as a Path, after checking it can be written (InputError otherwise)."""
+#: What :func:`writable_output` returns for ``-``: standard output.
+STDOUT = "-"
+
+
+def writable_output(path: str | None, option: str) -> Path | str | None:
+    """``path`` as a Path, after checking it can be written (InputError otherwise: a target
+    that exists and is not a regular file — a symlink, FIFO, device such as /dev/full — is
+    refused, see :func:`leanbridge.atomic.refuse_special`); :data:`STDOUT` for ``-``."""
     if path is None:
         return None
+    if path == STDOUT:
+        return STDOUT
     from leanbridge.atomic import UnwritableError, check_writable  # tempfile: not for --help
 
     try:
@@ -250,6 +258,22 @@ def writable_output(path: str | None, option: str) -> Path | None:
     except UnwritableError as exc:
         raise InputError(f"{option}: {exc}") from None
     return Path(path)
+
+
+def distinct_outputs(**outputs: Path | str | None) -> None:
+    """InputError when two options name the same file (or both ``-``): one would overwrite
+    the other. ``outputs``: option name → what :func:`writable_output` returned."""
+    import os
+
+    seen: dict[str, str] = {}
+    for option, target in outputs.items():
+        if target is None:
+            continue
+        key = STDOUT if target == STDOUT else os.path.realpath(target)
+        if key in seen:
+            where = "standard output (-)" if key == STDOUT else f"the same file {target}"
+            raise InputError(f"{seen[key]} and {option} both name {where}; give each its own")
+        seen[key] = option
 
 
 def _is_lake_project(directory: Path) -> bool:

@@ -20,7 +20,7 @@ import sympy as sp
 from leanbridge.analysis import Analysis, analyse, s_condition_theorems
 from leanbridge.atomic import UnwritableError, atomic_write, check_directory_writable
 from leanbridge.budget import DEFAULT_SECONDS, BudgetExceeded, time_budget
-from leanbridge.cli import InputError, project_dir, writable_output
+from leanbridge.cli import STDOUT, InputError, distinct_outputs, project_dir, writable_output
 from leanbridge.exit_codes import EXIT_FAILED
 from leanbridge.expression import ExpressionError, excerpt, user_family
 from leanbridge.families import CATALOG, Family, UnknownFamilyError, get_family
@@ -255,7 +255,7 @@ def generate(project_path: str | None, check_only: bool, expr_text: str | None,
 @click.option("--format", "fmt", type=click.Choice(GRAPH_FORMATS),
               default="json", show_default=True, help="Output format (json = node-link).")
 @click.option("--out", "out_path", metavar="PATH",
-              help="Write to PATH (atomically) instead of standard output.")
+              help="Write to PATH (atomically) instead of standard output (- : stdout).")
 @click.option("--full", is_flag=True,
               help="Keep every edge (default: transitive reduction, for drawing).")
 @click.option("--check", "check_only", is_flag=True,
@@ -282,7 +282,7 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
         return
     drawn = built if full else dependency_graph.for_drawing(built)
     text = dependency_graph.FORMATS[fmt](drawn)
-    if out is not None:
+    if out not in (None, STDOUT):
         atomic_write(out, text)
     else:
         click.echo(text, nl=False)
@@ -300,8 +300,9 @@ def graph(project_path: str, fmt: str, out_path: str | None, full: bool, check_o
               help="Audit runs in parallel (one for the public theorems, one per file "
                    "with private theorems).")
 @click.option("--json", "json_path", metavar="PATH",
-              help="Write the JSON report (leanbridge.check/1).")
-@click.option("--junit", "junit_path", metavar="PATH", help="Write a JUnit XML report.")
+              help="Write the JSON report (leanbridge.check/1) to PATH (- for stdout).")
+@click.option("--junit", "junit_path", metavar="PATH",
+              help="Write a JUnit XML report to PATH (- for stdout).")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str, ...],
           jobs: int, json_path: str | None, junit_path: str | None, quiet: bool) -> None:
@@ -334,8 +335,11 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
     from leanbridge.check import UsageError, run_check
 
     project = project_dir(project_path)
-    writable_output(json_path, "--json")
-    writable_output(junit_path, "--junit")
+    outputs = {"--json": writable_output(json_path, "--json"),
+               "--junit": writable_output(junit_path, "--junit")}
+    distinct_outputs(**outputs)
+    # A report on stdout (-) keeps stdout machine-readable: the terminal lines go to stderr.
+    to_stderr = STDOUT in outputs.values()
     progress = (lambda _: None) if quiet else (lambda line: click.echo(line, err=True))
     try:
         result = run_check(project, lake=lake, timeout=timeout, allow=allow, jobs=jobs,
@@ -343,10 +347,10 @@ def check(project_path: str, lake: str | None, timeout: float, allow: tuple[str,
     except UsageError as exc:
         raise InputError(str(exc)) from None
     reports.write_reports(result, json_path, junit_path)
-    click.echo(reports.terminal(result))
+    click.echo(reports.terminal(result), err=to_stderr)
     if os.environ.get("GITHUB_ACTIONS") == "true":
         for line in reports.github_annotations(result, root=str(project)):
-            click.echo(line)
+            click.echo(line, err=to_stderr)
     summary_path = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary_path:
         with open(summary_path, "a", encoding="utf-8") as stream:
@@ -396,7 +400,7 @@ def export(project_path: str, fmt: str, out_path: str | None, results_path: str 
         raise InputError("--fragment applies to --format latex only (blueprint output is "
                          "always a fragment)")
     project = project_dir(project_path)
-    if fmt == "blueprint" and out_path is not None:
+    if fmt == "blueprint" and out_path not in (None, STDOUT):
         out = _writable_directory(out_path, "--out")
     else:
         out = writable_output(out_path, "--out")
@@ -411,7 +415,7 @@ def export(project_path: str, fmt: str, out_path: str | None, results_path: str 
         click.echo(f"note: ignored {len(data.stale)} stale report entr"
                    f"{'y' if len(data.stale) == 1 else 'ies'} (statement changed since the "
                    f"check): {', '.join(data.stale)}", err=True)
-    if out is not None and fmt == "blueprint":
+    if out not in (None, STDOUT) and fmt == "blueprint":
         try:
             _, kept = exporter.write_blueprint(out, text)
         except exporter.ExportError as exc:
@@ -422,7 +426,7 @@ def export(project_path: str, fmt: str, out_path: str | None, results_path: str 
                        err=True)
         click.echo(f"wrote the blueprint project {out / 'src'}; build it with `leanblueprint "
                    f"web`, or `plastex -c plastex.cfg web.tex` in that directory", err=True)
-    elif out is not None:
+    elif out not in (None, STDOUT):
         atomic_write(out, text)
     else:
         click.echo(text, nl=False)

@@ -18,6 +18,7 @@ Report files are written atomically.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from leanbridge.atomic import atomic_write
@@ -289,8 +290,12 @@ def step_summary(result: CheckResult) -> str:
 
 
 def write_reports(result: CheckResult, json_path: str | None, junit_path: str | None) -> None:
-    if json_path:
-        atomic_write(Path(json_path), to_json(result))
-    if junit_path:
-        atomic_write(Path(junit_path), to_junit(result))
+    """Each report to its file (atomically), or to standard output for ``-``."""
+    for path, render in ((json_path, to_json), (junit_path, to_junit)):
+        if path == "-":
+            text = render(result)
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            sys.stdout.flush()
+        elif path:
+            atomic_write(Path(path), render(result))
 

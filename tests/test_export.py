@@ -1139,6 +1139,9 @@ def test_blueprint_out_writes_a_leanblueprint_project(tmp_path):
     assert written == sorted([*exporter.BLUEPRINT_FILES, "content.tex"])
     assert (out / "src" / "content.tex").read_text(encoding="utf-8") == export(
         "--format", "blueprint", "relu2").output
+    to_stdout = export("--format", "blueprint", "relu2", "--out", "-")   # - : stdout, no dir
+    assert to_stdout.exit_code == 0 and not Path("-").exists()
+    assert to_stdout.stdout == export("--format", "blueprint", "relu2").stdout
     assert all((p.stat().st_mode & 0o777) == 0o644 for p in out.rglob("*") if p.is_file())
     web = (out / "src" / "web.tex").read_text(encoding="utf-8")
     assert "\\input{content}" in web and "{|" not in web

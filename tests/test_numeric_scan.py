@@ -44,6 +44,24 @@ MODELS = {
 }
 
 
+def exact_planted(d, seed):
+    """(W_up[S], W_down[:,S]) with W_down[:,S] W_up[S] = −I exactly in every float dtype: a
+    signed, power-of-two scaled permutation of a unit bidiagonal matrix with ±1/2 below the
+    diagonal, whose inverse has entries ±2^j (the stored numbers are the block: a float32
+    copy of an inexact float64 inverse would not be absorbable)."""
+    r = np.random.default_rng(seed)
+    L = np.eye(d)
+    L[np.arange(1, d), np.arange(d - 1)] = r.choice([-0.5, 0.5], d - 1)
+    L_inv, power = np.eye(d), np.eye(d)
+    for _ in range(d - 1):
+        power = power @ (np.eye(d) - L)
+        L_inv += power
+    scale = r.choice([-2.0, -1.0, -0.5, 0.5, 1.0, 2.0], d)
+    P = np.eye(d)[r.permutation(d)]
+    M = P @ (scale[:, None] * L)
+    return M, -(L_inv / scale[None, :]) @ P.T
+
+
 def model_tensors(layout, biases=True, planted=PLANTED, seed=0, dtype=np.float64):
     """Tensors of a BLOCKS-layer model in ``layout``'s names and orientation; block
     ``planted`` has W_down[:,S] = −W_up[S,:]⁻¹ (absorbable for c = 1: relu, gelu, gelu_tanh).
@@ -56,7 +74,7 @@ def model_tensors(layout, biases=True, planted=PLANTED, seed=0, dtype=np.float64
         W_down = rng.standard_normal((D, N)) / np.sqrt(N)
         if i == planted:
             S = sorted(int(k) for k in rng.choice(N, D, replace=False))
-            W_down[:, S] = -np.linalg.inv(W_up[S])
+            W_up[S], W_down[:, S] = exact_planted(D, seed + 7)
         b_up = rng.standard_normal(N) if biases else None
         b_down = rng.standard_normal(D) if biases else None
         stem = f"{prefix}{i}."
@@ -253,8 +271,9 @@ def test_text_report_table_caveat_and_summary(run, tmp_path):
     header = next(line for line in out.splitlines() if line.startswith("block"))
     for column in ("d×n", "activation", "verdict", "|S| / rel. distance", "method", "seconds"):
         assert column in header
-    at = out.splitlines().index(header) + 1
-    rows = {line.split()[0]: line for line in out.splitlines()[at:at + BLOCKS]}
+    lines = out.splitlines()
+    start = lines.index(header) + 1
+    rows = {line.split()[0]: line for line in lines[start:start + BLOCKS]}
     assert sorted(rows) == [str(i) for i in range(BLOCKS)]
     planted = rows[str(PLANTED)].split()
     assert planted[:4] == [str(PLANTED), f"{D}×{N}", "gelu_tanh", "ABSORBABLE"]
@@ -589,7 +608,7 @@ def gpt2_tiny(folder, d=16, n=64, blocks=4, planted=2, seed=0):
         W_down = rng.standard_normal((d, n)) / np.sqrt(n)
         if i == planted:
             S = np.sort(rng.choice(n, d, replace=False))
-            W_down[:, S] = -np.linalg.inv(W_up[S])
+            W_up[S], W_down[:, S] = exact_planted(d, seed + 7)
         stem = f"h.{i}.mlp."
         tensors[stem + "c_fc.weight"] = np.ascontiguousarray(W_up.T.astype(np.float32))
         tensors[stem + "c_proj.weight"] = np.ascontiguousarray(W_down.T.astype(np.float32))
@@ -631,13 +650,14 @@ def test_readme_scan_example_shows_what_each_command_prints(tmp_path, monkeypatc
 # ------------------------------------------------------------------------------------------
 
 def _planted(rng, planted):
-    """(W_up [N, D], W_down [D, N], S): W_down[:, S] W_up[S, :] = −I when ``planted``."""
+    """(W_up [N, D], W_down [D, N], S): W_down[:, S] W_up[S, :] = −I when ``planted``, exactly
+    in the stored float32 too (:func:`exact_planted`: the stored numbers are the block)."""
     W_up = rng.standard_normal((N, D)) / np.sqrt(D)
     W_down = rng.standard_normal((D, N)) / np.sqrt(N)
     S = None
     if planted:
         S = sorted(int(k) for k in rng.choice(N, D, replace=False))
-        W_down[:, S] = -np.linalg.inv(W_up[S])
+        W_up[S], W_down[:, S] = exact_planted(D, int(rng.integers(1 << 16)))
     return W_up, W_down, S
 
 

@@ -59,11 +59,16 @@ certificate) add a second n×n array.
 
     ‖W_down[:,S] W_up[S,:] − T‖_F ≤ τ(S) = 1e-9·‖T‖_F + 16·(ε_in + √n·ε₆₄)·Σ_{i∈S} ‖w_i‖‖u_i‖,
 
-ε_in the machine epsilon of the stored dtype, ε₆₄ that of float64. The relative floor 1e-9
-means "(★) holds to 9 significant digits". The second term is a worst-case bound (triangle
-inequality over the rank-one terms) on how much rounding the stored weights to their dtype
-(ε_in) and summing the product in float64 (√n·ε₆₄) can move W_down[:,S] W_up[S,:]: for float32
-weights (★) is decided *up to the precision the weights are stored in*. The test is invariant
+ε₆₄ the machine epsilon of float64 and ε_in = ε₆₄ (the default, and what ``absorb`` and
+``scan`` use whatever the stored dtype). The relative floor 1e-9 means "(★) holds to 9
+significant digits". The second term is a worst-case bound (triangle inequality over the
+rank-one terms) on how much summing the product in float64 can move W_down[:,S] W_up[S,:].
+**The stored numbers are the block**: a float16, bfloat16 or float32 weight is an exact
+number, widened to float64 exactly, so (★) is decided for the weights as stored and the
+tolerance never grows with the storage precision (a block stored in float16 with
+W_down[:,S] W_up[S,:] = −0.9·I is not absorbable, as its float32 copy is not). ``eps_in``
+larger than ε₆₄ is a library knob for inputs known only to that relative precision (tests
+of the ill-conditioned paths use it); no command sets it. The test is invariant
 under the rescaling W_down → s·W_down, W_up → W_up/s, which leaves the block's function class
 and every product W_down[:,S] W_up[S,:] unchanged. Decisions "no S" use
 τ_max = τ({1..n}) ≥ τ(S) for every S; a least-squares residual above τ_max excludes every S.
@@ -79,11 +84,18 @@ decided and constructed. The paper's necessity results are for bias-free blocks,
 nonzero biases a failed (★) — or a `never` family — is "no decision (biases: necessity not
 proven)" (:data:`BIAS_CAVEAT`); callers that want the bias-free question drop the biases.
 
+**Scale.** Weights near 1e±300 would overflow the norms and Gram entries (or underflow them
+into "zero rows"): :func:`block_scaling` rescales W_down and W_up by exact powers of two
+first (the S-condition is unchanged, and the block is the same function up to scaling its
+input and output), so they decide as weights near 1; products more than 2^500 below the skip
+are "no S" outright, more than 2^500 above it "no decision" (float64 cannot hold both).
+
 **Verification.** The absorbing block is compared with the skip block on 64 random inputs
 (norms 1e-3 … 1e3 over the typical ‖u_i‖). Exactly, g(x) − f(x) = c·(T − W_down[:,S] W_up[S,:])x,
 so it passes when ‖f − g‖ ≤ 2·(|c|·residual·‖x‖ + 1000·ε₆₄·(sum of the magnitudes of the
 terms)) at every point; the max relative error ‖f − g‖/‖f‖ is reported (~1e-13 to 1e-12 in
-float64 at GPT-2 size, ~1e-5 for float32-stored planted weights).
+float64 at GPT-2 size). It **vetoes**: an error above :data:`VERIFY_MAX_RELATIVE` of the
+terms' size makes the block "no decision (verification)", never "absorbable".
 """
 
 from __future__ import annotations
@@ -96,6 +108,7 @@ from leanbridge.analysis import CONDITIONAL, NEVER, Analysis, analyse
 from leanbridge.families import Family
 from leanbridge.numeric.activations import numeric_activation
 from leanbridge.numeric.errors import need
+from leanbridge.numeric.milp import run_milp
 
 #: Relative floor of the tolerance: (★) must hold to this relative accuracy.
 REL_TOL = 1e-9
@@ -105,8 +118,18 @@ KAPPA = 16.0
 #: Below this reciprocal condition number (1-norm estimate) the scaled Gram matrix is treated
 #: as singular: Cholesky solutions would carry relative errors of 1e-6 or more.
 RCOND_MIN = 1e-10
-#: Rows of W_up count as collinear when 1 − |cos| is below max(64 ε_in, this).
+#: Rows of W_up count as collinear when 1 − |cos| is below max(64 ε_in, this) (ε_in = ε₆₄ for
+#: stored weights: the cosines are of the exact stored numbers, computed in float64).
 COLLINEAR_TOL = 1e-12
+#: A verification error above this vetoes "absorbable" whatever the tolerance says (the block
+#: is then "no decision (verification)"): max over the random inputs of ‖f − g‖ divided by the
+#: size of the terms summed (``max_error_over_terms`` of :func:`verify`; not ‖f‖, which is 0
+#: on a whole cone for a planted ReLU block). Correct absorbing blocks verify to ~1e-15.
+#: (With the library knob ``eps_in`` > ε₆₄ the veto is at max(this, 1000·ε_in) instead.)
+VERIFY_MAX_RELATIVE = 1e-6
+#: Weights, skip and products whose largest entries lie within 2^±SAFE_EXPONENT are decided as
+#: stored; outside that range the block is first rescaled exactly (see :func:`block_scaling`).
+SAFE_EXPONENT = 200
 #: Multiple of ε₆₄ times the size of the summed terms allowed as float64 evaluation error when
 #: verifying an absorbing block (see :func:`verify`).
 VERIFY_FLOAT = 1000.0
@@ -601,8 +624,8 @@ def exclusion_cut(np, mask):
 
 def _milp(np, system, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of, time_limit,
           gram, times, ls_residual, R=None, s=None) -> SDecision:
-    """Binary feasibility of |R D a − s| ≤ τ (ℓ∞ box ⊇ ℓ2 ball: infeasible ⇒ no S)."""
-    opt = need("scipy.optimize", "leanbridge absorb")
+    """Binary feasibility of |R D a − s| ≤ τ (ℓ∞ box ⊇ ℓ2 ball: infeasible ⇒ no S), solved by
+    :func:`run_milp`."""
     start = time.perf_counter()
     if R is None:
         lam, U = system.eigh()
@@ -623,13 +646,11 @@ def _milp(np, system, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of, time_li
         remaining = time_limit - (time.perf_counter() - start)
         if remaining <= 0:
             break
-        constraints = [opt.LinearConstraint(A_rows, rhs - box, rhs + box)]
+        constraints = [(A_rows, rhs - box, rhs + box)]
         for mask in cuts:      # exclude candidates that failed the direct residual check
             row, upper = exclusion_cut(np, mask)
-            constraints.append(opt.LinearConstraint(row[None, :], -np.inf, upper))
-        result = opt.milp(np.zeros(m), constraints=constraints, integrality=np.ones(m),
-                          bounds=opt.Bounds(0, 1),
-                          options={"time_limit": max(remaining, 0.01), "disp": False})
+            constraints.append((row[None, :], -np.inf, upper))
+        result = run_milp(np.zeros(m), constraints, max(remaining, 0.01))
         tried += 1
         if result.x is not None:
             mask = result.x > 0.5
@@ -778,7 +799,7 @@ def nondegeneracy(W_down, W_up, eps_in: float, gram_up=None, collinear=None) -> 
 
 def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
            residual: float = 0.0, seed: int = 0, points: int = 64, *, b_up=None, b_down=None,
-           v_b_up=None, v_b_down=None) -> dict:
+           v_b_up=None, v_b_down=None, skip_scale: float = 1.0) -> dict:
     """Check the absorbing block g(x) = V_down σ(V_up x + v_b_up) + v_b_down against
     f(x) = A x + W_down σ(W_up x + b_up) + b_down (biases None: absent) on random x with norms
     from 1e-3 to 1e3 times 1/median‖u_i‖.
@@ -788,7 +809,8 @@ def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
     g(x) − f(x) = c·(−A/c − W_down[:,S] W_up[S,:]) x (the bias terms cancel exactly), whose
     norm is at most |c|·residual·‖x‖; scale(x) = ‖A x‖ + Σ_i ‖w_i‖(|σ(h_i)| + |σ(−h_i)|)
     (h = W_up x + b_up) + ‖b_down‖ + ‖v_b_down‖ + |c|·Σ_i |b_i|‖w_i‖ bounds the float64
-    evaluation error. A wrong construction gives errors of the size of f itself and fails."""
+    evaluation error. A wrong construction gives errors of the size of f itself and fails.
+    ``skip_scale``: the identity skip times this factor (A = None; a rescaled block)."""
     np = need("numpy", "leanbridge absorb")
     sigma = numeric_activation(family).value
     rng = np.random.default_rng(seed)
@@ -798,7 +820,7 @@ def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
     wn, un = unit_norms(np, W_down, W_up)       # in float64 (the weights may be float32)
     u_scale = float(np.median(un)) or 1.0
     X *= (np.logspace(-3, 3, points) / u_scale)[:, None]
-    skip = X if A is None else X @ A.T
+    skip = X * skip_scale if A is None else X @ A.T
     H = X @ W_up.T
     H_v = X @ V_up.T
     if b_up is not None:
@@ -822,6 +844,7 @@ def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
     return {"points": points, "max_relative_error": float(errors.max()),
             "median_relative_error": float(np.median(errors)), "seed": seed,
             "max_error_over_bound": float(np.max(gap / np.maximum(bound, 1e-300))),
+            "max_error_over_terms": float(np.max(gap / np.maximum(scale, 1e-300))),
             "passed": bool(np.all(gap <= 2 * bound))}
 
 
@@ -871,6 +894,9 @@ class AbsorbResult:
     biases: bool = False              # the block has nonzero biases (see BIAS_CAVEAT)
     V_b_up: object = None             # absorbing block's biases (when the block has biases)
     V_b_down: object = None
+    #: The exact power-of-two rescaling the block was decided on (weights near 1e±300; see
+    #: :func:`block_scaling`), or None.
+    scaling: dict | None = None
 
     def to_dict(self) -> dict:
         dec = self.decision
@@ -900,6 +926,7 @@ class AbsorbResult:
         data["verification"] = self.verification
         data["distance"] = self.distance
         data["biases"] = self.biases
+        data["scaling"] = self.scaling
         data["blockers"] = self.blockers
         data["timings_seconds"] = self.timings
         return data
@@ -941,6 +968,57 @@ def absorb_without_numerics(family: Family, skip_is_zero: bool | None = None,
                         f"{family.display} (analysis verdict 'undetermined'), so neither "
                         "absorbability nor its impossibility can be concluded", reasons, False,
                         blockers=["undetermined"], biases=biases)
+
+
+def _exponent(np, array) -> int | None:
+    """The binary exponent e of the largest |entry| (2^(e−1) ≤ max < 2^e); None for all zeros."""
+    top = float(np.max(np.abs(array))) if array.size else 0.0
+    return math.frexp(top)[1] if top > 0 else None
+
+
+def block_scaling(np, W_down, W_up, T) -> tuple[int, int, bool]:
+    """(a, b, negligible): decide the block on W_down·2^−a, W_up·2^−b and T·2^−(a+b) — exact powers of
+    two, so the S-condition is unchanged: W_down[:,S] W_up[S,:] = T iff the same holds for
+    the scaled matrices. (0, 0) when every largest entry (and the product's) lies within
+    2^±SAFE_EXPONENT (then nothing is copied). Otherwise the product's scale is brought to
+    within 2^±250 of 1 — to 1 itself when the skip then stays within 2^±250 too — and split
+    evenly between the two matrices, so that norms, Gram entries and ‖T‖² neither overflow
+    nor underflow: weights near 1e±300 (W_down·s, W_up/s) decide as weights near 1.
+    ``negligible``: the products are more than 2^500 below the skip (then each matrix is
+    scaled to largest entries near 1 and no S can exist: ‖Σ_{i∈S} R_i‖ ≤ n·d·2^(e_d+e_u) is
+    far below ‖T‖ − τ). The block x ↦ A x + W_down σ(W_up x) itself is equivalent, for every
+    σ, to
+    ξ ↦ 2^−(a+b) A ξ + W_down' σ(W_up' ξ) (x = 2^−b ξ, outputs times 2^a), which is what is
+    verified."""
+    ed, eu, et = (_exponent(np, M) for M in (W_down, W_up, T))
+    if ed is None or eu is None or et is None:
+        return 0, 0, False
+    if max(abs(ed), abs(eu), abs(et), abs(ed + eu - et)) <= SAFE_EXPONENT:
+        return 0, 0, False
+    product = ed + eu
+    if product < et - 500:
+        return ed, eu, True
+    z = min(max(product, et - 250), et + 250)
+    z = min(max(z, product - 250), product + 250)
+    rest = product - z                  # the scaled product's exponent, split between the two
+    return ed - rest // 2, eu - (rest - rest // 2), False
+
+
+def rebalanced(np, W_down, W_up):
+    """(W_down·2^−k, W_up·2^k) with k splitting their largest entries' exponents evenly (the
+    matrices themselves when within 2^±SAFE_EXPONENT): every product W_down[:,S] W_up[S,:]
+    is unchanged, exactly, so checks stated through them (the S-condition, nondegeneracy,
+    |S| ≥ d, the minimal width) can run on it without overflow."""
+    ed, eu = _exponent(np, W_down), _exponent(np, W_up)
+    if ed is None or eu is None or max(abs(ed), abs(eu)) <= SAFE_EXPONENT:
+        return W_down, W_up
+    k = (ed - eu) // 2
+    return _ldexp(np, W_down, -k), _ldexp(np, W_up, k)
+
+
+def _ldexp(np, array, k: int):
+    """array·2^k in float64 (a copy; exact unless entries leave float64's exponent range)."""
+    return np.ldexp(np.asarray(array, dtype=np.float64), k) if k else array
 
 
 def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
@@ -998,14 +1076,57 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
                               "W_down[:,S] W_up[S,:] = −A/c is still sufficient, but its failure "
                               "proves nothing")
 
+    # Weights near 1e±300: decided on exactly rescaled copies (block_scaling); Wd, Wu, T_s are
+    # the block as decided and verified (the weights themselves when no rescaling is needed).
+    exp_down, exp_up, negligible = block_scaling(np, W_down, W_up, T)
+    z = exp_down + exp_up
+    Wd, Wu = _ldexp(np, W_down, -exp_down), _ldexp(np, W_up, -exp_up)
+    T_s = None if negligible else _ldexp(np, T, -z)
+    if z and not negligible and not np.array_equal(np.ldexp(T_s, z), T):
+        # The skip is more than 2^500 below the weights' products: float64 cannot hold both.
+        return AbsorbResult(family, analysis, NO_DECISION,
+                            "no decision: the skip term is below float64's resolution of "
+                            "these weights (their products exceed it by more than 2^500)",
+                            reasons, True, shapes=shapes, skip=skip, notes=notes,
+                            timings=timings, blockers=["undetermined"], biases=biases)
+    scaling = None
+    if exp_down or exp_up:
+        exact = (np.array_equal(np.ldexp(Wd, exp_down), W_down)
+                 and np.array_equal(np.ldexp(Wu, exp_up), W_up))
+        scaling = {"down_exponent": -exp_down, "up_exponent": -exp_up, "exact": bool(exact)}
+        notes.append(f"decided on W_down·2^{-exp_down} and W_up·2^{-exp_up} (the skip term "
+                     f"times 2^{-z}): an exact rescaling that leaves the S-condition unchanged"
+                     + ("" if exact else "; NOT exact for some entries (they leave float64's "
+                        "exponent range when rescaled)")
+                     + "; residuals and distances are reported in the original units")
+
+    def original_units(value):
+        if value is None or not z:
+            return value
+        with np.errstate(over="ignore"):
+            return float(np.ldexp(value, z))
+
     start = clock()
-    decision = decide_s(W_down, W_up, T, eps_in, time_limit, gram_fn=gram_fn)
+    t_norm = float(np.linalg.norm(np.ldexp(T, -_exponent(np, T)))) if negligible else None
+    if negligible:
+        decision = SDecision(False, [], "magnitude",
+                             f"the weights' products (entries below 2^{z + 2} times n·d) are "
+                             f"more than 2^500 smaller than the skip, so no sum of them "
+                             f"comes within the tolerance of it", None, REL_TOL * t_norm,
+                             None, {"n": n, "d": d})
+    else:
+        decision = decide_s(Wd, Wu, T_s, eps_in, time_limit, gram_fn=gram_fn)
     timings["decide"] = clock() - start
+    scaled_residual = decision.residual or 0.0
+    if z and not negligible:
+        decision.residual = original_units(decision.residual)
+        decision.tolerance = original_units(decision.tolerance)
+        decision.ls_residual = original_units(decision.ls_residual)
     cond_text = "W_down[:,S] W_up[S,:] = " + ("−I/c" if A is None else "−A/c") + \
         f" (c = {c})"
     result = AbsorbResult(family, analysis, NO_DECISION, "", reasons, True, decision,
                           shapes=shapes, skip=skip, notes=notes, timings=timings,
-                          biases=biases)
+                          biases=biases, scaling=scaling)
 
     if decision.found:
         decision.system = None               # the n×n Gram array is not needed any more
@@ -1025,15 +1146,23 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
             v_b_down = (np.zeros(d) if b_down is None else b_down.astype(float)) \
                 + c_float * (W_down[:, mask] @ b_up_[mask])
         start = clock()
-        check = verify(family, W_down, W_up, A, V_down, V_up, c_float, decision.residual or 0.0,
+        # Verified on the block as decided (rescaled copies when block_scaling rescaled: the
+        # same function up to x = 2^−b ξ and outputs times 2^a; the output bias scales too).
+        V_up_s = V_up if Wu is W_up else Wu * np.where(mask, -1.0, 1.0)[:, None]
+        check = verify(family, Wd, Wu, None if A is None else _ldexp(np, A, -z), Wd, V_up_s,
+                       c_float, scaled_residual,
                        seed=seed, b_up=b_up if biases else None,
-                       b_down=b_down if biases else None, v_b_up=v_b_up, v_b_down=v_b_down)
+                       b_down=_ldexp(np, b_down, -exp_down) if biases and b_down is not None
+                       else None, v_b_up=v_b_up,
+                       v_b_down=None if v_b_down is None else _ldexp(np, v_b_down, -exp_down),
+                       skip_scale=math.ldexp(1.0, -z) if A is None else 1.0)
         timings["verify"] = clock() - start
         result.S, result.V_up, result.V_down, result.verification = S, V_up, V_down, check
         result.V_b_up, result.V_b_down = v_b_up, v_b_down
         with_biases = (" and the up-bias entries in S negated, c·Σ_{i∈S} b_i w_i added to the "
                        "output bias,") if biases else ""
-        if check["passed"]:
+        veto = max(VERIFY_MAX_RELATIVE, 1000.0 * eps_in)
+        if check["passed"] and check["max_error_over_terms"] <= veto:
             result.verdict = ABSORBABLE
             result.summary = (f"absorbable: S with |S| = {len(S)} satisfies {cond_text}; the "
                               f"block with the rows of W_up in S negated{with_biases} and W_down "
@@ -1042,19 +1171,27 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
                               "inputs)")
         else:
             result.blockers = ["verification"]
+            why = ("more than the residual and float64 rounding explain" if not check["passed"]
+                   else f"above the {veto:g} a correct absorbing block verifies to")
             result.summary = (f"no decision: S satisfies {cond_text} within the tolerance, but "
                               f"the constructed block differs from the skip block by a relative "
-                              f"{check['max_relative_error']:.1e} on random inputs, more than "
-                              "the residual and float64 rounding explain")
+                              f"{check['max_relative_error']:.1e} on random inputs "
+                              f"({check['max_error_over_terms']:.1e} of the terms' size), "
+                              f"{why}; the verification vetoes 'absorbable'")
         return result
 
     start = clock()
-    result.distance = relaxed_distance(W_down, W_up, T, decision.system)
-    result.distance["relative"] = result.distance["distance"] / float(np.linalg.norm(T))
+    if negligible:                       # the products do not move T at float64 precision
+        result.distance = {"distance": float(np.linalg.norm(T)), "relative": 1.0,
+                           "iterations": 0, "converged": True, "seconds": 0.0}
+    else:
+        result.distance = relaxed_distance(Wd, Wu, T_s, decision.system)
+        result.distance["relative"] = (result.distance["distance"]
+                                       / float(np.linalg.norm(T_s)))
+        result.distance["distance"] = original_units(result.distance["distance"])
     timings["distance"] = clock() - start
     start = clock()
-    result.nondegeneracy = nondegeneracy(W_down, W_up, eps_in,
-                                         collinear=decision.collinear)
+    result.nondegeneracy = nondegeneracy(Wd, Wu, eps_in, collinear=decision.collinear)
     timings["nondegeneracy"] = clock() - start
     dist = (f"distance to the nearest absorbable configuration (relaxed, a ∈ [0,1]^n) "
             f"{result.distance['distance']:.4g} (relative {result.distance['relative']:.3g})")

@@ -51,6 +51,30 @@ def _numeric_stack(command: str) -> None:
         raise NumericUsageError(str(exc)) from None
 
 
+def _check_target(path: str | None, option: str) -> None:
+    """Before any work: ``path`` can be written (a regular file or a new one, in a writable
+    directory); exit 2 with one line otherwise (a symlink, FIFO, device or directory)."""
+    if path is None:
+        return
+    from leanbridge.atomic import UnwritableError, check_writable
+
+    try:
+        check_writable(Path(path))
+    except UnwritableError as exc:
+        raise NumericUsageError(f"{option}: {exc}") from None
+
+
+def _write_plot(plot, results, path: str) -> None:
+    """``plot(results, file)`` into ``path`` atomically (mode 0644 or the replaced file's)."""
+    from leanbridge.atomic import atomic_file
+
+    try:
+        with atomic_file(Path(path)) as temporary:
+            plot(results, temporary)
+    except OSError as exc:
+        raise NumericUsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def _json_default(value):
     """NumPy scalars and arrays (the only non-JSON values the results hold)."""
     if hasattr(value, "tolist"):
@@ -108,11 +132,16 @@ A invertible; nondegenerate weights; d ≥ 2, although the Lean statement for
 ReLU, absorbable_relu_iff, has no hypothesis on d; it is not compiled here)
 — "no decision" (exit 1) otherwise.
 S is reported with 0-based indices. Tolerance: the condition must hold to
-1e-9·‖A/c‖_F + 16·(ε_dtype + √n·ε64)·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
+1e-9·‖A/c‖_F + 16·(1 + √n)·ε64·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
+The stored numbers are the block: float16, bfloat16 and float32 weights are
+widened to float64 exactly and decided as they are (the tolerance is float64's,
+never the storage precision's), and a verification error above 1e-6 vetoes
+"absorbable". Weights near 1e±300 are rescaled by exact powers of two first.
 
 \b
 Exit codes: 0 decided (absorbable or not absorbable), 1 no decision,
-2 bad input (one line on stderr).
+2 bad input (one line on stderr), 130 interrupted (Ctrl-C stops a running
+MILP at once: it runs in a child process).
 """
 
 
@@ -143,12 +172,15 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
         raise NumericUsageError(f"--out {out_path}: the extension must be .npz or .safetensors")
     if not time_limit > 0:
         raise NumericUsageError("--time-limit must be positive")
+    _check_target(out_path, "--out")
     _numeric_stack("absorb")
     from leanbridge.analysis import CONDITIONAL, analyse
     from leanbridge.numeric import absorb as absorb_mod
     from leanbridge.numeric import theory_checks
+    from leanbridge.numeric.milp import stoppable_solvers
     from leanbridge.numeric.weights import WeightFile, block_from
 
+    np = need("numpy", "leanbridge absorb")
     analysis = analyse(family)
     try:
         wf = WeightFile(weights)
@@ -170,10 +202,14 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
         else:
             block = block_from(wf, down_key, up_key, skip_key, transpose)
             source.update(keys=block.keys, stored_dtype_eps=block.eps, transposed=transpose)
-            result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A, block.eps,
-                                       time_limit=time_limit, seed=seed, notes=block.notes)
-            theory_checks.annotate(result, block.W_down, block.W_up, block.A, block.eps,
-                                   seed=seed)
+            # The stored numbers are the block (float16/bfloat16/float32 widened exactly):
+            # the tolerances are float64's whatever the stored dtype (see absorb's docstring).
+            with stoppable_solvers():     # Ctrl-C stops a running MILP at once
+                result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A,
+                                           time_limit=time_limit, seed=seed,
+                                           notes=block.notes)
+            theory_checks.annotate(result, *absorb_mod.rebalanced(np, block.W_down, block.W_up),
+                                   block.A, seed=seed)
     except NumericInputError as exc:
         raise NumericUsageError(str(exc)) from None
 
@@ -213,17 +249,21 @@ def _write_block(path: str, result) -> str:
     arrays = {"V_up": np.ascontiguousarray(result.V_up),
               "V_down": np.ascontiguousarray(result.V_down),
               "S": np.asarray(result.S, dtype=np.int64)}
-    target = Path(path)
-    if target.suffix.lower() == ".npz":
-        with open(target, "wb") as stream:
-            np.savez(stream, **arrays)
-    else:
-        need("safetensors", "--out PATH.safetensors")
-        from safetensors.numpy import save_file
+    from leanbridge.atomic import atomic_file
 
-        save_file(arrays, str(target), metadata={
-            "leanbridge": "absorbing block: V_down sigma(V_up x) = A x + W_down sigma(W_up x)",
-            "activation": result.family.name})
+    target = Path(path)
+    with atomic_file(target) as temporary:          # 0644 (or the replaced file's mode)
+        if target.suffix.lower() == ".npz":
+            with open(temporary, "wb") as stream:
+                np.savez(stream, **arrays)
+        else:
+            need("safetensors", "--out PATH.safetensors")
+            from safetensors.numpy import save_file
+
+            save_file(arrays, str(temporary), metadata={
+                "leanbridge": "absorbing block: V_down sigma(V_up x) = A x + W_down "
+                              "sigma(W_up x)",
+                "activation": result.family.name})
     return str(target)
 
 
@@ -423,6 +463,7 @@ def probe_deep(d: int | None, n: int | None, L: int | None, Lp: int | None,
         raise NumericUsageError("--d D, --n N and --L L are required")
     if plot_path is not None and Path(plot_path).suffix.lower() != ".png":
         raise NumericUsageError(f"--plot {plot_path}: the file must end in .png")
+    _check_target(plot_path, "--plot")
     _numeric_stack("probe deep")
     from leanbridge.numeric import deep_probe
 
@@ -439,10 +480,7 @@ def probe_deep(d: int | None, n: int | None, L: int | None, Lp: int | None,
     except NumericInputError as exc:
         raise NumericUsageError(str(exc)) from None
     if plot_path is not None:
-        try:
-            deep_probe.plot(result, plot_path)
-        except OSError as exc:
-            raise NumericUsageError(f"cannot write {plot_path}: {exc.strerror or exc}") from None
+        _write_plot(deep_probe.plot, result, plot_path)
     if as_json:
         data = result.to_dict()
         data["plot"] = plot_path
@@ -575,6 +613,7 @@ def probe_balls(activations: tuple[str, ...], d: int | None, n: int | None,
     radii = _parse_radii(radii_text)
     if plot_path is not None and Path(plot_path).suffix.lower() != ".png":
         raise NumericUsageError(f"--plot {plot_path}: the file must end in .png")
+    _check_target(plot_path, "--plot")
     _numeric_stack("probe")
     from leanbridge.numeric import probe as probe_mod
 
@@ -598,10 +637,7 @@ def probe_balls(activations: tuple[str, ...], d: int | None, n: int | None,
     except NumericInputError as exc:
         raise NumericUsageError(str(exc)) from None
     if plot_path is not None:
-        try:
-            probe_mod.plot(results, plot_path)
-        except OSError as exc:
-            raise NumericUsageError(f"cannot write {plot_path}: {exc.strerror or exc}") from None
+        _write_plot(probe_mod.plot, results, plot_path)
     if as_json:
         click.echo(_dumps({"d": d, "n": n, "seed": seed, "restarts": restarts,
                            "planted": planted, "plot": plot_path,
@@ -687,16 +723,29 @@ family) is reported as "no decision (biases: necessity not proven)" (exit 1)
 unless --ignore-biases asks the bias-free question x + W_down σ(W_up x).
 
 \b
---blocks 0,3,5-7 scans those blocks only (split a model across machines this
-way). --out DIR writes block-N.safetensors (.npz for an .npz checkpoint) for
-each absorbable block: its tensors under the checkpoint's names with the rows
-in S negated (and the biases adjusted), plus leanbridge.S. Post-norm: remove the
-residual around that MLP, N(x + MLP(x)) = N(V(x)). Pre-norm: V(z) = z + MLP(z)
-at z = N(h) only; the model's residual stays (h + MLP(N(h)) = h − N(h) + V(N(h))).
+PRECISION. The stored numbers are the block: float16, bfloat16 and float32
+weights are widened to float64 exactly and decided as they are, with float64
+tolerances whatever the stored dtype; a verification error vetoes "absorbable".
+
+\b
+NOTHING LOST. Each block's row is printed as soon as it (and the blocks before
+it) is decided; --jsonl PATH (or - for stdout) writes one JSON object per block
+as it is decided, then one {"summary": …, "model_level": …} object. A block
+with bad tensors (NaN, inf, damage) is a "bad input" row and the scan goes on
+(exit 2 at the end, naming it). Ctrl-C stops at once (a running MILP included), prints the blocks
+decided and the --blocks LIST that resumes the scan, and exits 130.
+--blocks 0,3,5-7 scans those blocks only (to resume, or to split a model across
+machines). --out DIR writes block-N.safetensors (.npz for an .npz checkpoint)
+for each absorbable block: its tensors under the checkpoint's names with the
+rows in S negated (and the biases adjusted), plus leanbridge.S. Post-norm:
+remove the residual around that MLP, N(x + MLP(x)) = N(V(x)). Pre-norm:
+V(z) = z + MLP(z) at z = N(h) only; the model's residual stays
+(h + MLP(N(h)) = h − N(h) + V(N(h))).
 
 \b
 Exit codes: 0 every block decided (absorbable or not absorbable), 1 some block
-has no decision, 2 bad input (one line on stderr).
+has no decision, 2 bad input (one line on stderr; or a block with bad tensors,
+after the others), 130 interrupted (Ctrl-C).
 """
 
 
@@ -709,7 +758,8 @@ has no decision, 2 bad input (one line on stderr).
               help="gpt2, gpt-neox, gptj, bert, distilbert, opt, llama, phi3, t5 or t5-gated; "
                    "default: detected from the names.")
 @click.option("--blocks", "blocks_text", metavar="LIST",
-              help="Blocks to scan, e.g. 0,3,5-7 (default: all).")
+              help="Blocks to scan, e.g. 0,3,5-7 (default: all); an interrupted scan "
+                   "prints the list that resumes it.")
 @click.option("--ignore-biases", is_flag=True,
               help="Decide the bias-free block (drop the biases): the paper's question; the "
                    "verdicts then do not cover the model with its biases.")
@@ -728,12 +778,15 @@ has no decision, 2 bad input (one line on stderr).
               help="Seed of the random verification inputs.")
 @click.option("--json", "as_json", is_flag=True,
               help="Print one JSON object (schema leanbridge/schemas/scan-1.schema.json).")
+@click.option("--jsonl", "jsonl_path", metavar="PATH",
+              help="Write one JSON object per block, as it is decided, to PATH (- for "
+                   "stdout; the text report then goes to stderr), then a summary object.")
 @click.option("--progress/--no-progress", default=None,
               help="Progress bar on stderr (default: when stderr is a terminal).")
 def scan(checkpoint: str | None, activation: str | None, layout_name: str | None,
          blocks_text: str | None, ignore_biases: bool, jobs: int, device: str,
          out_dir: str | None, time_limit: float, seed: int, as_json: bool,
-         progress: bool | None) -> None:
+         jsonl_path: str | None, progress: bool | None) -> None:
     if not checkpoint:
         raise NumericUsageError("missing CHECKPOINT (a .safetensors file, a sharded "
                                 "checkpoint's index, an .npz, or a directory)")
@@ -741,6 +794,11 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
         raise NumericUsageError("--jobs must be at least 1")
     if not time_limit > 0:
         raise NumericUsageError("--time-limit must be positive")
+    if jsonl_path == "-" and as_json:
+        raise NumericUsageError("--json and --jsonl - both write to stdout; give --jsonl a "
+                                "file")
+    if jsonl_path not in (None, "-"):
+        _check_target(jsonl_path, "--jsonl")
     _numeric_stack("scan")
     import time
 
@@ -751,6 +809,7 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
     from leanbridge.numeric import norm_position as norm_mod
     from leanbridge.numeric import scan as scan_mod
     from leanbridge.numeric.checkpoint import Checkpoint
+    from leanbridge.numeric.milp import stoppable_solvers
 
     show_bar = sys.stderr.isatty() if progress is None else progress
     try:
@@ -784,6 +843,7 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
                 ckpt.config, layout.gated, layout.default_activation,
                 f"{layout.name} layout's (transformers')")
         out = _scan_out_dir(out_dir)
+        norm_site, norm_source = layout.norm_site(ckpt.config)
     except NumericInputError as exc:
         raise NumericUsageError(str(exc)) from None
 
@@ -791,32 +851,55 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
                                    seed=seed, out_dir=out, gram_fn=gram_fn)
     bar = tqdm(total=len(specs), desc="scan", unit="block", file=sys.stderr, leave=False,
                dynamic_ncols=True) if tqdm else None
-
-    def done(record) -> None:
-        if bar is not None:
-            bar.set_postfix_str(f"block {record.index}: {record.verdict}", refresh=False)
-            bar.update(1)
-
+    report = sys.stderr if jsonl_path == "-" else sys.stdout     # the text report
+    table = _ScanTable(specs, family, report, bar) if not as_json else None
+    jsonl = _open_jsonl(jsonl_path)
+    analysis = analyse(family)
+    if table is not None:
+        table.head(_scan_head(ckpt, layout, layout_source, norm_site, norm_source, family,
+                              activation_source, analysis))
+    records: dict = {}
+    interrupted = False
+    failure: NumericUsageError | None = None
     start = time.perf_counter()
     try:
-        records = scan_mod.scan(ckpt, specs, family, options, jobs=jobs, on_done=done)
+        with stoppable_solvers():      # a running MILP is killed on Ctrl-C
+            for record in scan_mod.iter_scan(ckpt, specs, family, options, jobs=jobs):
+                records[record.index] = record
+                if jsonl is not None:
+                    _jsonl_line(jsonl, record.to_dict())
+                if bar is not None:
+                    bar.set_postfix_str(f"block {record.index}: {record.verdict}",
+                                        refresh=False)
+                    bar.update(1)
+                if table is not None:
+                    table.decided(record)
+    except KeyboardInterrupt:
+        interrupted = True
     except NumericInputError as exc:
-        raise NumericUsageError(str(exc)) from None
+        failure = NumericUsageError(str(exc))
     except OSError as exc:
-        raise NumericUsageError(f"cannot write to --out {out_dir}: {exc.strerror or exc}") \
-            from None
+        failure = NumericUsageError(f"cannot write to --out {out_dir}: {exc.strerror or exc}")
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - start
-    code = scan_mod.exit_code(records)
-    summary = scan_mod.summary(records, seconds)
-    analysis = analyse(family)
-    states = {r.biases for r in records}
+    decided = [records[s.index] for s in specs if s.index in records]
+    missing = [s.index for s in specs if s.index not in records]
+    code = 130 if interrupted else scan_mod.exit_code(decided)
+    summary = scan_mod.summary(decided, seconds)
+    resume = _resume_hint(missing) if missing else None
+    states = {r.biases for r in decided}
     bias_mode = ("with_biases" if scan_mod.BIASES_PRESENT in states else
                  "ignored" if scan_mod.BIASES_IGNORED in states else "none")
     caveat = _bias_line(bias_mode, absorb_mod)
-    norm_site, norm_source = layout.norm_site(ckpt.config)
+    model_level = norm_mod.model_level(norm_site)
+    if jsonl is not None:
+        _jsonl_line(jsonl, {"summary": summary, "exit_code": code, "interrupted": interrupted,
+                            "not_decided": missing, "norm_position": norm_site.position,
+                            "model_level": model_level})
+        if jsonl is not sys.stdout:
+            jsonl.close()
     if as_json:
         data = {
             "schema": "leanbridge.scan/1",
@@ -833,18 +916,60 @@ def scan(checkpoint: str | None, activation: str | None, layout_name: str | None
             "norm_position": norm_site.position,
             "norm": {"position": norm_site.position, "kind": norm_site.kind,
                      "where": norm_site.where, "source": norm_source},
-            "model_level": norm_mod.model_level(norm_site),
+            "model_level": model_level,
             "block_level": norm_mod.block_level(norm_site),
             "device": device, "jobs": jobs, "seed": seed, "time_limit_s": time_limit,
-            "blocks": [r.to_dict() for r in records],
+            "blocks": [r.to_dict() for r in decided],
             "summary": summary,
             "exit_code": code,
         }
+        if interrupted or failure is not None:
+            data.update(interrupted=interrupted, not_decided=missing)
         click.echo(_dumps(data))
     else:
-        click.echo(_scan_text(ckpt, layout, layout_source, family, activation_source, analysis,
-                              caveat, records, summary, jobs, device, norm_site, norm_source))
+        table.finish(decided, caveat, summary, jobs, device, norm_site)
+        if interrupted:
+            click.echo(f"interrupted (Ctrl-C): {len(decided)} of {len(specs)} block(s) decided "
+                       f"(above); not decided: {_ranges(missing)}; resume with {resume}",
+                       file=report)
+    if failure is not None:
+        if resume:
+            failure.message += f" (blocks decided: {len(decided)}; resume with {resume})"
+        raise failure
+    if interrupted:
+        raise KeyboardInterrupt
+    if code == 2:
+        bad = summary["bad_input_blocks"]
+        click.echo(f"Error: bad input in block{'s' if len(bad) > 1 else ''} {_ranges(bad)} "
+                   "(see the table); the other blocks were decided", err=True)
     sys.exit(code)
+
+
+def _resume_hint(missing: list[int]) -> str:
+    """``--blocks LIST`` naming the blocks not decided."""
+    return "--blocks " + _ranges(missing, limit=10 ** 6).replace("–", "-").replace(" ", "")
+
+
+def _open_jsonl(path: str | None):
+    """The --jsonl stream: stdout for ``-``, else the file (0644; refused when it exists and
+    is not a regular file)."""
+    if path is None:
+        return None
+    if path == "-":
+        return sys.stdout
+    from leanbridge.atomic import UnwritableError, open_stream
+
+    try:
+        return open_stream(Path(path))
+    except (UnwritableError, OSError) as exc:
+        raise NumericUsageError(f"--jsonl: cannot write {path}: {exc.strerror or exc}") \
+            from None
+
+
+def _jsonl_line(stream, data: dict) -> None:
+    """One JSON object on one line, flushed (it survives an interruption)."""
+    stream.write(json.dumps(_finite(data), ensure_ascii=False, default=_json_default) + "\n")
+    stream.flush()
 
 
 def _scan_out_dir(out_dir: str | None):
@@ -876,7 +1001,7 @@ def _bias_line(mode: str, absorb_mod) -> str:
 
 
 _VERDICT_TEXT = {"absorbable": "ABSORBABLE", "not_absorbable": "not absorbable",
-                 "no_decision": "no decision"}
+                 "no_decision": "no decision", "bad_input": "bad input"}
 
 
 def _scan_verdict(record) -> str:
@@ -886,32 +1011,96 @@ def _scan_verdict(record) -> str:
     return text
 
 
-def _scan_text(ckpt, layout, layout_source, family, activation_source, analysis, caveat,
-               records, summary, jobs, device, norm_site, norm_source) -> str:
+def _scan_head(ckpt, layout, layout_source, norm_site, norm_source, family, activation_source,
+               analysis) -> list:
+    """The report's first lines (printed before any block is decided): the checkpoint, the
+    layout, where the norm sits and what that makes of the answer (model level, block level),
+    the activation."""
     from leanbridge.numeric import norm_position as norm_mod
 
-    pre = norm_site.position == "pre"
-    lines = [f"checkpoint: {ckpt.describe()}",
-             f"layout: {layout.name} ({layout.models}; {layout.orientation}) — {layout_source}",
-             *norm_mod.text_lines(norm_site, norm_source),
-             (f"activation: {family.display} ({family.name}) — {activation_source}; "
-              f"analysis verdict: {analysis.verdict}"),
-             f"biases: {caveat}"]
-    header = ("block", "d×n", "activation", "verdict", "|S| / rel. distance", "method",
+    return [f"checkpoint: {ckpt.describe()}",
+            f"layout: {layout.name} ({layout.models}; {layout.orientation}) — {layout_source}",
+            *norm_mod.text_lines(norm_site, norm_source),
+            (f"activation: {family.display} ({family.name}) — {activation_source}; "
+             f"analysis verdict: {analysis.verdict}")]
+
+
+#: Every text the verdict and method columns can hold (the table is printed row by row, as
+#: blocks are decided, so its widths are fixed in advance).
+_BLOCKERS = ("biases", "necessity", "singular_skip", "d<2", "degenerate", "time_limit",
+             "milp_candidates", "undetermined", "verification")
+_METHODS = ("least-squares", "rounding", "rounding-certificate", "milp", "milp-time-limit",
+            "milp-candidate-limit", "trivial", "magnitude", "analysis")
+
+
+class _ScanTable:
+    """The text report of ``scan``, written as the blocks are decided: the head, then each
+    row as soon as it and every block before it are decided (block order whatever --jobs),
+    then the notes, explanations and summary (:meth:`finish`)."""
+
+    HEADER = ("block", "d×n", "activation", "verdict", "|S| / rel. distance", "method",
               "seconds")
-    rows = []
-    for r in records:
-        if r.S is not None:
-            size = f"|S| = {len(r.S)}"
-        elif r.relative_distance is not None:
-            size = f"rel. {r.relative_distance:.4g}"
-        else:
-            size = "—"
-        rows.append((str(r.index), f"{r.d}×{r.n}", r.activation, _scan_verdict(r), size,
-                     r.method or "analysis", f"{r.seconds:.2f}"))
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip())
+
+    def __init__(self, specs, family, stream, bar=None) -> None:
+        self.stream, self.bar = stream, bar
+        self.order = [spec.index for spec in specs]
+        self.next = 0
+        self.pending: dict = {}
+        verdicts = [*_VERDICT_TEXT.values(), *(f"no decision ({b})" for b in _BLOCKERS)]
+        self.widths = [max([5] + [len(str(i)) for i in self.order]),
+                       max([3] + [len(f"{spec.d}×{spec.n}") for spec in specs]),
+                       max(len("activation"), len(family.name)),
+                       max(len(v) for v in verdicts), len(self.HEADER[4]),
+                       max(len(m) for m in _METHODS), 0]
+
+    def _echo(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.clear()
+        click.echo(line, file=self.stream)
+        if self.bar is not None:
+            self.bar.refresh()
+
+    def _line(self, cells) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(cells, self.widths)).rstrip()
+
+    def head(self, lines: list) -> None:
+        for line in lines:
+            self._echo(line)
+        self._echo(self._line(self.HEADER))
+
+    def decided(self, record) -> None:
+        self.pending[record.index] = record
+        while self.next < len(self.order) and self.order[self.next] in self.pending:
+            self._echo(self._line(_scan_row(self.pending.pop(self.order[self.next]))))
+            self.next += 1
+
+    def finish(self, records, caveat: str, summary: dict, jobs: int, device: str,
+               norm_site) -> None:
+        """The rows decided out of order (after an interruption), then the rest."""
+        for index in sorted(self.pending):
+            self._echo(self._line(_scan_row(self.pending[index])))
+        self.pending.clear()
+        for line in _scan_tail(records, caveat, summary, jobs, device, norm_site):
+            self._echo(line)
+
+
+def _scan_row(r) -> tuple:
+    if r.S is not None:
+        size = f"|S| = {len(r.S)}"
+    elif r.relative_distance is not None:
+        size = f"rel. {r.relative_distance:.4g}"
+    else:
+        size = "—"
+    method = r.method or ("—" if r.verdict == "bad_input" else "analysis")
+    return (str(r.index), f"{r.d}×{r.n}", r.activation, _scan_verdict(r), size, method,
+            f"{r.seconds:.2f}")
+
+
+def _scan_tail(records, caveat, summary, jobs, device, norm_site) -> list:
+    """The report's last lines: files written, notes, explanations, biases, the summary
+    (labelled block level for a pre-norm model, whose model-level answer is never)."""
+    pre = norm_site.position == "pre"
+    lines = []
     for r in records:
         if r.written:
             lines.append(f"block {r.index}: wrote {r.written}"
@@ -927,19 +1116,22 @@ def _scan_text(ckpt, layout, layout_source, family, activation_source, analysis,
                              f"{_ranges([int(b) for b in blocks])}): {note}")
     kinds: dict[tuple, list] = {}      # one explanation per kind of answer
     for r in records:
-        kinds.setdefault((r.verdict, tuple(r.blockers)), []).append(r)
+        key = (r.verdict, tuple(r.blockers)) if r.verdict != "bad_input" else (r.index,)
+        kinds.setdefault(key, []).append(r)
     for group in kinds.values():
         blocks = _ranges([r.index for r in group])
         lines.append(f"why (block{'s' if len(group) > 1 else ''} {blocks}"
                      f"{', e.g. ' + str(group[0].index) if len(group) > 1 else ''}): "
                      f"{group[0].summary}")
+    lines.append(f"biases: {caveat}")
     s = summary
     because = (f" ({s['no_decision_because_of_biases']} because of biases)"
                if s["no_decision_because_of_biases"] else "")
+    bad = f", {s['bad_input']} bad input" if s["bad_input"] else ""
     absorbable = (f"; absorbable: {_ranges(s['absorbable_blocks'])}"
                   if s["absorbable_blocks"] else "")
     label = " (block level; model level: never, pre-norm)" if pre else ""
     lines.append(f"summary{label}: {s['blocks']} block(s): {s['absorbable']} absorbable, "
                  f"{s['not_absorbable']} not absorbable, {s['no_decision']} no decision"
-                 f"{because}{absorbable}; {s['seconds']:.1f} s (jobs {jobs}, {device})")
-    return "\n".join(lines)
+                 f"{because}{bad}{absorbable}; {s['seconds']:.1f} s (jobs {jobs}, {device})")
+    return lines

@@ -15,15 +15,21 @@ and :mod:`~leanbridge.numeric.norm_position` gives the model-level answer ("neve
 ``--out`` block means (written into its metadata).
 
 Memory: a worker reads its block's tensors (in their stored float32/float64 dtype; float16
-and bfloat16 widened to float32), decides, and drops them before the next block; at most
-``jobs`` blocks are in memory at once. Results come back in block
-order whatever the completion order, so a scan's output does not depend on ``jobs``.
+and bfloat16 widened to float32, exactly), decides, and drops them before the next block; at
+most ``jobs`` blocks are in memory at once.
+
+No result is lost: :func:`iter_scan` hands each record over as its block is decided; a block
+whose tensors are bad (NaN or infinite entries, a damaged tensor) becomes a ``bad_input``
+record and the scan goes on; the workers are daemon threads, so Ctrl-C (a KeyboardInterrupt
+in the thread that iterates) never waits for a block being decided, and the MILP fallback
+runs in a child process that is killed (:mod:`leanbridge.numeric.milp`).
 """
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
-from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,8 +38,11 @@ from leanbridge.families import Family
 from leanbridge.numeric import absorb as absorb_mod
 from leanbridge.numeric import norm_position
 from leanbridge.numeric.checkpoint import Checkpoint
-from leanbridge.numeric.errors import need
+from leanbridge.numeric.errors import NumericInputError, need
 from leanbridge.numeric.layouts import BlockSpec
+
+#: The verdict of a block whose tensors could not be decided (NaN/inf entries, damage).
+BAD_INPUT = "bad_input"
 
 #: ``biases`` of a block record.
 BIASES_NONE = "none"          # the checkpoint has no bias tensors for this block
@@ -121,12 +130,14 @@ def scan_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
     else:
         # As stored (float32 stays float32): the decision forms its float64 products from
         # tiles, so float64 copies of the weights would only double the block's memory.
-        W_up, eps_up = ckpt.read(spec.key("up"), stored=True)
-        W_down, eps_down = ckpt.read(spec.key("down"), stored=True)
+        W_up, _ = ckpt.read(spec.key("up"), stored=True)
+        W_down, _ = ckpt.read(spec.key("down"), stored=True)
         if spec.layout.conv1d:                  # stored in × out: views, no copies
             W_up, W_down = W_up.T, W_down.T
+        # Decided on the stored numbers (float16/bfloat16 widened exactly; the tolerance is
+        # float64's whatever the stored dtype: see absorb's docstring).
         result = absorb_mod.absorb(
-            family, W_down, W_up, None, max(eps_up, eps_down), time_limit=options.time_limit,
+            family, W_down, W_up, None, time_limit=options.time_limit,
             seed=options.seed, b_up=vectors.get("up_bias"), b_down=vectors.get("down_bias"),
             gram_fn=options.gram_fn)
         del W_up, W_down
@@ -174,67 +185,115 @@ def write_block(out_dir: Path, ckpt: Checkpoint, spec: BlockSpec, family: Family
             "with it",
             "norm_position": spec.norm.position if spec.norm else "unknown",
             "activation": family.name, "block": str(spec.index), "name": spec.name}
-    if ckpt.format == "npz":
-        target = out_dir / f"block-{spec.index}.npz"
-        with open(target, "wb") as stream:
-            np.savez(stream, **arrays)
-    else:
-        need("safetensors", "--out")
-        from safetensors.numpy import save_file
+    from leanbridge.atomic import atomic_file
 
-        target = out_dir / f"block-{spec.index}.safetensors"
-        save_file(arrays, str(target), metadata=meta)
+    target = out_dir / f"block-{spec.index}.{'npz' if ckpt.format == 'npz' else 'safetensors'}"
+    # 0644 (or the replaced file's mode); a target that is a symlink, FIFO or device is
+    # refused (UnwritableError, an OSError: it stops the scan, as an unwritable --out does)
+    with atomic_file(target) as temporary:
+        if ckpt.format == "npz":
+            with open(temporary, "wb") as stream:
+                np.savez(stream, **arrays)
+        else:
+            need("safetensors", "--out")
+            from safetensors.numpy import save_file
+
+            save_file(arrays, str(temporary), metadata=meta)
     return target
 
 
-def scan(ckpt: Checkpoint, specs: list[BlockSpec], family: Family, options: ScanOptions,
-         jobs: int = 1, on_done=None) -> list[BlockRecord]:
-    """Decide ``specs`` with at most ``jobs`` blocks at once; records in block order.
+def bad_input_record(spec: BlockSpec, family: Family, error: Exception) -> BlockRecord:
+    """The record of a block whose tensors cannot be decided (the scan goes on)."""
+    keys = {role: info.key for role, info in spec.tensors.items()}
+    return BlockRecord(spec.index, spec.name, keys, spec.d, spec.n, spec.dtype,
+                       spec.layout.gated, family.name, BIASES_NONE, BAD_INPUT,
+                       f"bad input: {error}", False, notes=list(spec.notes),
+                       norm_position=spec.norm.position if spec.norm else None)
 
-    ``on_done(record)`` is called as each block finishes (for a progress bar). The first
-    error (a damaged tensor, an unwritable --out) stops the scan: blocks not started are
-    cancelled and the error is raised.
-    """
-    # One-time costs before the first block (so that its seconds are comparable): SymPy's
-    # analysis and lambdify (cached), SciPy's optimize/linalg imports (MILP, L-BFGS-B).
+
+def decide_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
+                 options: ScanOptions) -> BlockRecord:
+    """:func:`scan_block`, with bad tensors (NaN/inf, damage) as a ``bad_input`` record."""
+    start = time.perf_counter()
+    try:
+        return scan_block(ckpt, spec, family, options)
+    except NumericInputError as exc:
+        record = bad_input_record(spec, family, exc)
+        record.seconds = time.perf_counter() - start
+        return record
+
+
+def iter_scan(ckpt: Checkpoint, specs: list[BlockSpec], family: Family,
+              options: ScanOptions, jobs: int = 1):
+    """Decide ``specs`` with at most ``jobs`` blocks at once, yielding each record as its
+    block is decided (completion order). Workers are daemon threads: leaving the iteration
+    early (Ctrl-C, an error) stops them from starting new blocks and never waits for the
+    ones being decided. An error other than bad input (an unwritable --out) stops the scan
+    and is raised."""
+    _warm_up(family)
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    for spec in specs:
+        todo.put(spec)
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    stop = threading.Event()
+
+    def worker() -> None:
+        while not stop.is_set():
+            try:
+                spec = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                done.put((decide_block(ckpt, spec, family, options), None))
+            except BaseException as exc:  # noqa: BLE001 - handed to the iterating thread
+                done.put((None, exc))
+
+    for k in range(max(1, min(jobs, len(specs)))):
+        threading.Thread(target=worker, name=f"leanbridge-scan-{k}", daemon=True).start()
+    try:
+        for _ in specs:
+            while True:
+                try:
+                    record, error = done.get(timeout=0.1)   # Ctrl-C is seen within 0.1 s
+                    break
+                except queue.Empty:
+                    continue
+            if error is not None:
+                raise error
+            yield record
+    finally:
+        stop.set()
+
+
+def _warm_up(family: Family) -> None:
+    """One-time costs before the first block (so that its seconds are comparable): SymPy's
+    analysis and lambdify (cached), SciPy's optimize/linalg imports (MILP, L-BFGS-B)."""
     if not family.gated and analyse(family).verdict == CONDITIONAL:
         from leanbridge.numeric.activations import numeric_activation
 
         numeric_activation(family)
         need("scipy.linalg", "leanbridge scan")
         need("scipy.optimize", "leanbridge scan")
+
+
+def scan(ckpt: Checkpoint, specs: list[BlockSpec], family: Family, options: ScanOptions,
+         jobs: int = 1, on_done=None) -> list[BlockRecord]:
+    """Decide ``specs`` with at most ``jobs`` blocks at once (:func:`iter_scan`); records in
+    block order. ``on_done(record)`` is called as each block finishes."""
     records: dict[int, BlockRecord] = {}
-    if jobs <= 1 or len(specs) <= 1:
-        for spec in specs:
-            records[spec.index] = scan_block(ckpt, spec, family, options)
-            if on_done:
-                on_done(records[spec.index])
-        return [records[spec.index] for spec in specs]
-    # Threads: NumPy's BLAS/LAPACK and safetensors release the GIL, and a thread shares the
-    # opened checkpoint; the pool bounds how many blocks are in memory at once.
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="leanbridge-scan") as pool:
-        pending = {pool.submit(scan_block, ckpt, spec, family, options): spec
-                   for spec in specs}
-        try:
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_EXCEPTION)
-                for future in done:
-                    spec = pending.pop(future)
-                    records[spec.index] = future.result()       # raises a worker's error
-                    if on_done:
-                        on_done(records[spec.index])
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            raise
+    for record in iter_scan(ckpt, specs, family, options, jobs):
+        records[record.index] = record
+        if on_done:
+            on_done(record)
     return [records[spec.index] for spec in specs]
 
 
 def summary(records: list[BlockRecord], seconds: float) -> dict:
     counts = {verdict: sum(r.verdict == verdict for r in records)
               for verdict in (absorb_mod.ABSORBABLE, absorb_mod.NOT_ABSORBABLE,
-                              absorb_mod.NO_DECISION)}
+                              absorb_mod.NO_DECISION, BAD_INPUT)}
     return {"blocks": len(records), **counts,
+            "bad_input_blocks": [r.index for r in records if r.verdict == BAD_INPUT],
             "no_decision_because_of_biases": sum("biases" in r.blockers for r in records),
             "absorbable_blocks": [r.index for r in records
                                   if r.verdict == absorb_mod.ABSORBABLE],
@@ -242,9 +301,13 @@ def summary(records: list[BlockRecord], seconds: float) -> dict:
 
 
 def exit_code(records: list[BlockRecord]) -> int:
-    """0: every block decided; 1: some block has no decision (as ``absorb``)."""
+    """0: every block decided; 1: some block has no decision (as ``absorb``); 2: some block
+    had bad input (the others were decided all the same)."""
+    if any(r.verdict == BAD_INPUT for r in records):
+        return 2
     return 1 if any(r.verdict == absorb_mod.NO_DECISION for r in records) else 0
 
 
-__all__ = ["BIASES_IGNORED", "BIASES_NONE", "BIASES_PRESENT", "BIASES_ZERO", "BlockRecord",
-           "ScanOptions", "exit_code", "scan", "scan_block", "summary", "write_block"]
+__all__ = ["BAD_INPUT", "BIASES_IGNORED", "BIASES_NONE", "BIASES_PRESENT", "BIASES_ZERO",
+           "BlockRecord", "ScanOptions", "decide_block", "exit_code", "iter_scan", "scan",
+           "scan_block", "summary", "write_block"]

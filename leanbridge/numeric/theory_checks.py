@@ -13,7 +13,9 @@ adds, for the identity skip or an invertible skip of a conditional family:
 
       1 − |cos(u_i, u_j)| ≤ max(64·ε_in, 1e-12, 8·(d + 2)·ε₆₄)
 
-  (ε_in the machine epsilon of the stored dtype). The cosine is computed in float64 from rows
+  (ε_in = ε₆₄ as ``absorb`` calls it, whatever the stored dtype: float16/bfloat16 rows are
+  exact numbers, so bfloat16 rows with |cos| = 0.6 are not parallel; a larger ε_in is a
+  library knob for inputs known only to that precision). The cosine is computed in float64 from rows
   scaled to unit length (after scaling by their largest entry, so tiny rows do not underflow);
   its rounding error is below (d + 2)·ε₆₄, so a pair above the threshold is certainly not
   parallel: **passing the test proves the definition holds for the stored weights**. Failing it

@@ -10,8 +10,10 @@ Formats, chosen by the file extension:
 
 Orientation is PyTorch's ``nn.Linear`` (out × in): ``W_down`` is d×n, ``W_up`` is n×d and the
 skip ``A`` is d×d. Files storing (in × out) matrices (GPT-2's ``Conv1D``: ``c_fc``, ``c_proj``)
-need ``transpose=True``. Everything is converted to float64; the machine epsilon of the stored
-dtype is kept, because it sets the tolerance of the decision (see :mod:`.absorb`).
+need ``transpose=True``. Everything is converted to float64 exactly (float16 and bfloat16
+values are exact float64 numbers); the machine epsilon of the stored dtype is kept as
+information only: the decision takes the stored numbers as the block and its tolerances are
+float64's whatever the dtype (see :mod:`.absorb`).
 
 Errors are :class:`~leanbridge.numeric.errors.NumericInputError` with a one-line message that
 lists the available keys when a key is missing or ambiguous.
