@@ -10,6 +10,7 @@ import SkipAbsorption.Relu
 import SkipAbsorption.ReluParts
 import SkipAbsorption.ReluNecessity
 import SkipAbsorption.Gaussian
+import SkipAbsorption.ActivationDefs
 import SkipAbsorption.Activations
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
@@ -34,6 +35,7 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Depth`: paper Corollary 7 (stacks of residual blocks);
 * `LittleO`: `z ↦ h z * z` is `o(z)` when `h → 0` at `0` (for user activations' certificates);
 * `Parity`: even activations, and the sufficiency half of paper Theorems 8/10;
+* `ActivationDefs`: the definitions of every activation but `relu` (no theorem);
 * `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
 * `Relu`: `relu` and its odd/even parts (`relu z ∓ relu (-z) = z, |z|`);
 * `ReluParts`, `ReluNecessity`: `Nondegenerate` weights and paper Theorem 8 for ReLU as an

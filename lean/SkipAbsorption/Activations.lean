@@ -1,3 +1,4 @@
+import SkipAbsorption.ActivationDefs
 import SkipAbsorption.Depth
 import SkipAbsorption.Relu
 import SkipAbsorption.Gaussian
@@ -8,7 +9,8 @@ import Mathlib.Probability.Distributions.Gaussian.Real
 /-!
 # Activation families and their premise lemmas
 
-Definitions (the activation table of `paper.md`):
+Definitions (the activation table of `paper.md`; `relu` is in `SkipAbsorption.Relu`, the others
+in `SkipAbsorption.ActivationDefs`):
 `relu z = max z 0`, `relu2 z = (max z 0) ^ 2`, `relu3 z = (max z 0) ^ 3`,
 `swish z = z * sigmoid z` (SiLU; the SwiGLU gate), and `gelu z = z * Φ z` with
 `Φ = cdf (gaussianReal 0 1)` (Mathlib has no `erf`).
@@ -32,18 +34,6 @@ open Filter Topology Asymptotics ProbabilityTheory
 noncomputable section
 
 namespace SkipAbsorption
-
-/-- Squared ReLU. -/
-def relu2 (z : ℝ) : ℝ := (max z 0) ^ 2
-
-/-- Cubed ReLU. -/
-def relu3 (z : ℝ) : ℝ := (max z 0) ^ 3
-
-/-- Swish / SiLU: `z * sigmoid z`. -/
-def swish (z : ℝ) : ℝ := z * Real.sigmoid z
-
-/-- GELU: `z * Φ z` with `Φ` the standard normal CDF. -/
-def gelu (z : ℝ) : ℝ := z * ProbabilityTheory.cdf (ProbabilityTheory.gaussianReal 0 1) z
 
 /-! ### Positive homogeneity -/
 

@@ -1,11 +1,12 @@
 import Mathlib
+import SkipAbsorption.ActivationDefs
 
 /-!
 # The remaining catalog activations and their premise lemmas
 
-Definitions, with exactly the bodies that the project's SymPy → Lean printer emits for the
-catalog's SymPy expressions (so that a generated file can check, e.g.,
-`∀ z, leakyRelu z = max z (z / 100)` by `fun z => rfl`):
+Definitions (in `SkipAbsorption.ActivationDefs`), with exactly the bodies that the project's
+SymPy → Lean printer emits for the catalog's SymPy expressions (so that a generated file can
+check, e.g., `∀ z, leakyRelu z = max z (z / 100)` by `fun z => rfl`):
 
 * `leakyRelu z = max z (z / 100)` (Leaky ReLU, negative slope `1/100`);
 * `softplus z = log (exp z + 1)`;
@@ -33,22 +34,6 @@ open Filter Topology
 noncomputable section
 
 namespace SkipAbsorption
-
-/-- Leaky ReLU with negative slope `1/100`. -/
-def leakyRelu (z : ℝ) : ℝ := max z (z / 100)
-
-/-- Softplus: `log (exp z + 1)`. -/
-def softplus (z : ℝ) : ℝ := Real.log (Real.exp z + 1)
-
-/-- GELU, tanh approximation: `z (tanh (√2 (0.044715 z³ + z) / √π) + 1) / 2`. -/
-def geluTanh (z : ℝ) : ℝ :=
-  z * (Real.tanh (Real.sqrt 2 * (8943 * z ^ 3 / 200000 + z) / Real.sqrt Real.pi) + 1) / 2
-
-/-- Absolute value as an activation. -/
-def absAct (z : ℝ) : ℝ := |z|
-
-/-- The identity, as the gate of the bilinear GLU. -/
-def identityGate (z : ℝ) : ℝ := z
 
 /-! ### Odd parts: `σ z - σ (-z) = c z` -/
 

@@ -161,6 +161,9 @@ class LeanActivation:
         return dict(self.premises).get(kind)
 
 
+# A family's `module` is the one its generated file imports: the module of its premise lemmas.
+# The definitions themselves (all but `relu`) live in `SkipAbsorption.ActivationDefs`, which
+# both premise modules import.
 _ACT = "SkipAbsorption.Activations"
 _RELU = "SkipAbsorption.Relu"      # `relu` itself, light imports (`Activations` imports it)
 _CAT = "SkipAbsorption.CatalogActivations"
