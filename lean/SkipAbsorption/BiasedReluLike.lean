@@ -46,7 +46,10 @@ theorem biasedAbsorbable_iff_of_tendsto_add_div_relu {σ : ℝ → ℝ}
 /-- ReLU, with a bias: `relu (t z + β) / t → relu z` (the squeeze with `M = 0`). -/
 theorem tendsto_relu_add_div (z β : ℝ) :
     Tendsto (fun t => relu (t * z + β) / t) atTop (𝓝 (relu z)) :=
-  tendsto_add_div_relu_of_abs_sub_relu_le (M := 0) (fun w => by rw [sub_self, abs_zero]) z β
+  tendsto_add_div_relu_of_abs_sub_relu_le (M := 0) (fun w => by
+    first
+      | exact le_of_eq (by rw [sub_self, abs_zero])
+      | simp) z β
 
 /-- **Biased ReLU blocks** (paper Theorem 8 with biases). -/
 theorem biasedAbsorbable_relu_iff {Wd : Matrix (Fin d) (Fin n) ℝ}
