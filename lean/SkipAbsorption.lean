@@ -17,6 +17,17 @@ import SkipAbsorption.Kink
 import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
 import SkipAbsorption.MeasureZeroJoint
+import SkipAbsorption.Recession
+import SkipAbsorption.Bounded
+import SkipAbsorption.RecessionRelu
+import SkipAbsorption.RecessionActivations
+import SkipAbsorption.RecessionNecessity
+import SkipAbsorption.ReluLike
+import SkipAbsorption.Bias
+import SkipAbsorption.BiasedReluLike
+import SkipAbsorption.BiasedBounded
+import SkipAbsorption.GateParity
+import SkipAbsorption.RecessionGeluTanh
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
 import SkipAbsorption.Beyond
@@ -55,6 +66,17 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   (Theorem B′), and the complete answer on the line, `d = 1` (Theorem A); and width
   (Theorem C): absorbing the skip with a wider block (`AbsorbableWithWidth`), width `n + d`
   suffices, and the rank bound `rank (1 + Wd[:,S] Wu[S,:]) + n ≤ n'`;
+* `Recession` (**beyond the paper**, issue 22): the large-scale limit of an absorbing block —
+  R1 (`absorbable_of_tendsto_div`: recession profile transfer) and R2 (a sublinear or bounded
+  activation absorbs no skip `A ≠ 0`); `Bounded`: `tanh` and `sigmoid` instances;
+* `RecessionRelu`, `RecessionActivations`: criteria and instances (GELU, SiLU, softplus) of
+  `σ (t z) / t → relu z`; `RecessionNecessity`, `ReluLike`: the S-condition is necessary for
+  every such activation, paper Theorem 10 for GELU (`absorbable_gelu_iff`) and the same for
+  SiLU and softplus;
+* `Bias`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks `Wd σ(Wu x + b) + e` — the same
+  S-condition decides absorbability with any biases; bounded activations never absorb;
+* `RecessionGeluTanh`: the same for GELU-tanh (needs `tanh → 1`, proved there);
+* `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;
 * `Audit`: `#print axioms` for every theorem.
 
 `SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from
