@@ -58,7 +58,7 @@ theorem tendsto_tanh_atTop_one : Tendsto Real.tanh atTop (𝓝 1) := by
   have hb : Tendsto (fun x : ℝ => Real.exp (-x)) atTop (𝓝 0) := by
     first
       | exact Real.tendsto_exp_neg_atTop_nhds_zero
-      | exact Real.tendsto_exp_atBot.comp tendsto_neg_atTop_atBot
+      | exact Filter.Tendsto.comp Real.tendsto_exp_atBot tendsto_neg_atTop_atBot
   have hbb : Tendsto (fun x : ℝ => Real.exp (-x) * Real.exp (-x)) atTop (𝓝 (0 * 0)) :=
     hb.mul hb
   have hnum : Tendsto (fun x : ℝ => 1 - Real.exp (-x) * Real.exp (-x)) atTop
