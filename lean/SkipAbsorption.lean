@@ -24,6 +24,7 @@ import SkipAbsorption.RecessionActivations
 import SkipAbsorption.RecessionNecessity
 import SkipAbsorption.ReluLike
 import SkipAbsorption.Bias
+import SkipAbsorption.BiasedNecessity
 import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
@@ -73,7 +74,7 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   `σ (t z) / t → relu z`; `RecessionNecessity`, `ReluLike`: the S-condition is necessary for
   every such activation, paper Theorem 10 for GELU (`absorbable_gelu_iff`) and the same for
   SiLU and softplus;
-* `Bias`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks `Wd σ(Wu x + b) + e` — the same
+* `Bias`, `BiasedNecessity`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks `Wd σ(Wu x + b) + e` — the same
   S-condition decides absorbability with any biases; bounded activations never absorb;
 * `RecessionGeluTanh`: the same for GELU-tanh (needs `tanh → 1`, proved there);
 * `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;

@@ -24,6 +24,7 @@ import SkipAbsorption.RecessionActivations
 import SkipAbsorption.RecessionNecessity
 import SkipAbsorption.ReluLike
 import SkipAbsorption.Bias
+import SkipAbsorption.BiasedNecessity
 import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
@@ -369,10 +370,12 @@ for this.
 #print axioms SkipAbsorption.tendsto_add_div_zero_of_bounded
 #print axioms SkipAbsorption.eq_zero_of_biasedAbsorbable_of_bounded
 
--- BiasedReluLike.lean
+-- BiasedNecessity.lean
 #print axioms SkipAbsorption.biasedAbsorbable_iff_of_tendsto_add_div_relu
 #print axioms SkipAbsorption.tendsto_relu_add_div
 #print axioms SkipAbsorption.biasedAbsorbable_relu_iff
+
+-- BiasedReluLike.lean
 #print axioms SkipAbsorption.biasedAbsorbable_gelu_iff
 #print axioms SkipAbsorption.biasedAbsorbable_swish_iff
 #print axioms SkipAbsorption.biasedAbsorbable_softplus_iff

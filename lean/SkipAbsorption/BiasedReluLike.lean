@@ -1,22 +1,17 @@
-import SkipAbsorption.Bias
+import SkipAbsorption.BiasedNecessity
 import SkipAbsorption.ReluLike
 
 /-!
-# Biases never matter for ReLU, GELU, SiLU and softplus blocks (R4)
+# Biases never matter for GELU, SiLU and softplus blocks (R4)
 
-For nondegenerate weights and any biases `b`, `e`, a biased block
+For nondegenerate weights and any biases `b`, `e`, a biased GELU, SiLU or softplus block
 `x ↦ Wd σ(Wu x + b) + e` absorbs the identity skip (with an absorbing block that has biases of
 its own) iff some index set `S` has `Wd[:,S] Wu[S,:] = -I`, the same S-condition as without
-biases (research note `recession.md` §5):
-
-* `biasedAbsorbable_iff_of_tendsto_add_div_relu`: the general statement, for `σ` with
-  `σ (t z + β) / t → relu z` for every `z`, `β` and odd part `σ z - σ (-z) = z`;
-* `biasedAbsorbable_relu_iff`, `biasedAbsorbable_gelu_iff`, `biasedAbsorbable_swish_iff`,
-  `biasedAbsorbable_softplus_iff`: its instances (GELU-tanh: `RecessionGeluTanh.lean`).
-
-Necessity: `absorbable_of_biasedAbsorbable_of_tendsto` then paper Theorem 8's necessity
-`exists_sCondition_of_absorbable_relu`; sufficiency: `biasedAbsorbable_of_sCondition` with
-`c = 1`.
+biases (research note `recession.md` §5): `biasedAbsorbable_gelu_iff`,
+`biasedAbsorbable_swish_iff`, `biasedAbsorbable_softplus_iff`, instances of
+`biasedAbsorbable_iff_of_tendsto_add_div_relu` (`BiasedNecessity.lean`) with the biased recession
+limits of `RecessionActivations.lean` (GELU-tanh: `RecessionGeluTanh.lean`; ReLU:
+`BiasedNecessity.lean`).
 Not compiled: no Lean toolchain here.
 -/
 
@@ -25,40 +20,6 @@ open Matrix Filter Topology
 namespace SkipAbsorption
 
 variable {d n : ℕ}
-
-/-- **R4, the characterisation.** If `σ (t * z + β) / t → relu z` for every `z` and `β` and
-`σ z - σ (-z) = z`, then for nondegenerate weights and any biases `b`, `e`, the biased block
-absorbs the identity skip iff some `S` has `Wd[:,S] Wu[S,:] = -I`. -/
-theorem biasedAbsorbable_iff_of_tendsto_add_div_relu {σ : ℝ → ℝ}
-    {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ} {b : Fin n → ℝ}
-    {e : Fin d → ℝ}
-    (hρ : ∀ z β, Tendsto (fun t => σ (t * z + β) / t) atTop (𝓝 (relu z)))
-    (hσ : ∀ z, σ z - σ (-z) = z) (hnd : Nondegenerate Wd Wu) :
-    BiasedAbsorbable σ 1 Wd Wu b e ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  ⟨fun h => exists_sCondition_of_absorbable_relu hnd
-      (absorbable_of_biasedAbsorbable_of_tendsto hρ h),
-    fun ⟨S, hS⟩ => biasedAbsorbable_of_sCondition (σ := σ) (c := 1) one_ne_zero
-      (fun z => (hσ z).trans (one_mul z).symm) Wd Wu b e S
-      (hS.trans neg_inv_one_smul_one.symm)⟩
-
-/-- ReLU, with a bias: `relu (t z + β) / t → relu z` (the squeeze with `M = 0`). -/
-theorem tendsto_relu_add_div (z β : ℝ) :
-    Tendsto (fun t => relu (t * z + β) / t) atTop (𝓝 (relu z)) :=
-  tendsto_add_div_relu_of_abs_sub_relu_le (M := 0) (fun w => by
-    first
-      | exact le_of_eq (by rw [sub_self, abs_zero])
-      | simp) z β
-
-/-- **Biased ReLU blocks** (paper Theorem 8 with biases). -/
-theorem biasedAbsorbable_relu_iff {Wd : Matrix (Fin d) (Fin n) ℝ}
-    {Wu : Matrix (Fin n) (Fin d) ℝ} {b : Fin n → ℝ} {e : Fin d → ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    BiasedAbsorbable relu 1 Wd Wu b e ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  biasedAbsorbable_iff_of_tendsto_add_div_relu tendsto_relu_add_div relu_sub_relu_neg hnd
 
 /-- **Biased GELU blocks** (paper Theorem 10 with biases). -/
 theorem biasedAbsorbable_gelu_iff {Wd : Matrix (Fin d) (Fin n) ℝ}

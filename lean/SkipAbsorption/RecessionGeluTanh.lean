@@ -2,7 +2,7 @@ import SkipAbsorption.ActivationDefs
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.RecessionRelu
 import SkipAbsorption.RecessionNecessity
-import SkipAbsorption.BiasedReluLike
+import SkipAbsorption.BiasedNecessity
 
 /-!
 # GELU-tanh has recession profile ReLU, and its characterisation
