@@ -41,16 +41,89 @@ theorem tendsto_gelu_div (z : ℝ) : Tendsto (fun t => gelu (t * z) / t) atTop (
 
 /-! ### SiLU / Swish -/
 
-/-- SiLU with a bias: `swish (t z + β) / t → relu z`. -/
+/-- SiLU with a bias: `swish (t z + β) / t → relu z`. Route 1: the `z·F` class with
+`F = sigmoid`; route 2: the squeeze with `|swish w - relu w| ≤ 1`. -/
 theorem tendsto_swish_add_div (z β : ℝ) :
-    Tendsto (fun t => swish (t * z + β) / t) atTop (𝓝 (relu z)) :=
-  tendsto_add_div_relu_of_eq_mul (F := Real.sigmoid) (fun _ => rfl)
-    Real.tendsto_sigmoid_atTop Real.tendsto_sigmoid_atBot z β
+    Tendsto (fun t => swish (t * z + β) / t) atTop (𝓝 (relu z)) := by
+  first
+    | exact tendsto_add_div_relu_of_eq_mul (F := Real.sigmoid) (fun _ => rfl)
+        Real.tendsto_sigmoid_atTop Real.tendsto_sigmoid_atBot z β
+    | (have hb : ∀ w : ℝ, |swish w - relu w| ≤ 1 := by
+          intro w
+          -- `y sigmoid (-y) = y / (1 + e^y) ∈ [0, 1]` for `y ≥ 0`, as `y + 1 ≤ e^y`
+          have key : ∀ y : ℝ, 0 ≤ y →
+              0 ≤ y * Real.sigmoid (-y) ∧ y * Real.sigmoid (-y) ≤ 1 := by
+            intro y hy
+            have hs : Real.sigmoid (-y) = (1 + Real.exp (-(-y)))⁻¹ := Real.sigmoid_def (-y)
+            have hpos : 0 < 1 + Real.exp y := by linarith [Real.exp_pos y]
+            have he : y + 1 ≤ Real.exp y := Real.add_one_le_exp y
+            have hinv : (1 + Real.exp y) * (1 + Real.exp y)⁻¹ = 1 := mul_inv_cancel₀ hpos.ne'
+            have hw : 0 < (1 + Real.exp y)⁻¹ := inv_pos.2 hpos
+            rw [hs, neg_neg]
+            constructor
+            · exact mul_nonneg hy hw.le
+            · nlinarith [mul_nonneg (by linarith : (0 : ℝ) ≤ 1 + Real.exp y - y) hw.le]
+          rcases le_total 0 w with hw | hw
+          · have hr : relu w = w := max_eq_left hw
+            obtain ⟨k1, k2⟩ := key w hw
+            have hsw : swish w - relu w = -(w * Real.sigmoid (-w)) := by
+              rw [hr]
+              show w * Real.sigmoid w - w = -(w * Real.sigmoid (-w))
+              rw [Real.sigmoid_neg]
+              ring
+            rw [hsw, abs_neg, abs_of_nonneg k1]
+            exact k2
+          · have hr : relu w = 0 := max_eq_right hw
+            obtain ⟨k1, k2⟩ := key (-w) (by linarith)
+            have hsw : swish w - relu w = -((-w) * Real.sigmoid (-(-w))) := by
+              rw [hr, neg_neg]
+              show w * Real.sigmoid w - 0 = -((-w) * Real.sigmoid w)
+              ring
+            rw [hsw, abs_neg, abs_of_nonneg k1]
+            exact k2
+       exact tendsto_add_div_relu_of_abs_sub_relu_le hb z β)
 
-/-- **SiLU has recession profile ReLU**: `swish (t z) / t → relu z`. -/
-theorem tendsto_swish_div (z : ℝ) : Tendsto (fun t => swish (t * z) / t) atTop (𝓝 (relu z)) :=
-  tendsto_div_relu_of_eq_mul (F := Real.sigmoid) (fun _ => rfl)
-    Real.tendsto_sigmoid_atTop Real.tendsto_sigmoid_atBot z
+/-- **SiLU has recession profile ReLU**: `swish (t z) / t → relu z`. Route 1: the `z·F`
+class with `F = sigmoid`; route 2: the squeeze with `|swish w - relu w| ≤ 1`. -/
+theorem tendsto_swish_div (z : ℝ) :
+    Tendsto (fun t => swish (t * z) / t) atTop (𝓝 (relu z)) := by
+  first
+    | exact tendsto_div_relu_of_eq_mul (F := Real.sigmoid) (fun _ => rfl)
+        Real.tendsto_sigmoid_atTop Real.tendsto_sigmoid_atBot z
+    | (have hb : ∀ w : ℝ, |swish w - relu w| ≤ 1 := by
+          intro w
+          -- `y sigmoid (-y) = y / (1 + e^y) ∈ [0, 1]` for `y ≥ 0`, as `y + 1 ≤ e^y`
+          have key : ∀ y : ℝ, 0 ≤ y →
+              0 ≤ y * Real.sigmoid (-y) ∧ y * Real.sigmoid (-y) ≤ 1 := by
+            intro y hy
+            have hs : Real.sigmoid (-y) = (1 + Real.exp (-(-y)))⁻¹ := Real.sigmoid_def (-y)
+            have hpos : 0 < 1 + Real.exp y := by linarith [Real.exp_pos y]
+            have he : y + 1 ≤ Real.exp y := Real.add_one_le_exp y
+            have hinv : (1 + Real.exp y) * (1 + Real.exp y)⁻¹ = 1 := mul_inv_cancel₀ hpos.ne'
+            have hw : 0 < (1 + Real.exp y)⁻¹ := inv_pos.2 hpos
+            rw [hs, neg_neg]
+            constructor
+            · exact mul_nonneg hy hw.le
+            · nlinarith [mul_nonneg (by linarith : (0 : ℝ) ≤ 1 + Real.exp y - y) hw.le]
+          rcases le_total 0 w with hw | hw
+          · have hr : relu w = w := max_eq_left hw
+            obtain ⟨k1, k2⟩ := key w hw
+            have hsw : swish w - relu w = -(w * Real.sigmoid (-w)) := by
+              rw [hr]
+              show w * Real.sigmoid w - w = -(w * Real.sigmoid (-w))
+              rw [Real.sigmoid_neg]
+              ring
+            rw [hsw, abs_neg, abs_of_nonneg k1]
+            exact k2
+          · have hr : relu w = 0 := max_eq_right hw
+            obtain ⟨k1, k2⟩ := key (-w) (by linarith)
+            have hsw : swish w - relu w = -((-w) * Real.sigmoid (-(-w))) := by
+              rw [hr, neg_neg]
+              show w * Real.sigmoid w - 0 = -((-w) * Real.sigmoid w)
+              ring
+            rw [hsw, abs_neg, abs_of_nonneg k1]
+            exact k2
+       exact tendsto_div_relu_of_abs_sub_relu_le hb z)
 
 /-! ### softplus -/
 

@@ -47,11 +47,15 @@ theorem tanh_eq_of_exp_neg (x : ℝ) :
   have hden : (Real.exp x + Real.exp (-x)) * Real.exp (-x)
       = 1 + Real.exp (-x) * Real.exp (-x) := by
     linear_combination hab
-  rw [Real.tanh_eq]
+  -- route 1: `Real.tanh_eq`, then multiply numerator and denominator by `e^{-x}`;
+  -- route 2: the same identity cross-multiplied; route 3: from `sinh / cosh`
   first
-    | (rw [← hnum, ← hden]; exact (mul_div_mul_right _ _ hb.ne').symm)
-    | (rw [div_eq_div_iff (by linarith) (by positivity)]
+    | (rw [Real.tanh_eq, ← hnum, ← hden]; exact (mul_div_mul_right _ _ hb.ne').symm)
+    | (rw [Real.tanh_eq, div_eq_div_iff (by positivity) (by positivity)]
        linear_combination (2 * Real.exp (-x)) * hab)
+    | (rw [Real.tanh_eq_sinh_div_cosh, Real.sinh_eq, Real.cosh_eq,
+        div_eq_div_iff (by positivity) (by positivity)]
+       linear_combination Real.exp (-x) * hab)
 
 /-- `tanh x → 1` as `x → +∞`. -/
 theorem tendsto_tanh_atTop_one : Tendsto Real.tanh atTop (𝓝 1) := by
