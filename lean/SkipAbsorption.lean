@@ -74,8 +74,9 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   `σ (t z) / t → relu z`; `RecessionNecessity`, `ReluLike`: the S-condition is necessary for
   every such activation, paper Theorem 10 for GELU (`absorbable_gelu_iff`) and the same for
   SiLU and softplus;
-* `Bias`, `BiasedNecessity`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks `Wd σ(Wu x + b) + e` — the same
-  S-condition decides absorbability with any biases; bounded activations never absorb;
+* `Bias`, `BiasedNecessity`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks
+  `Wd σ(Wu x + b) + e` — the same S-condition decides absorbability with any biases; bounded
+  activations never absorb;
 * `RecessionGeluTanh`: the same for GELU-tanh (needs `tanh → 1`, proved there);
 * `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;
 * `Audit`: `#print axioms` for every theorem.
