@@ -86,8 +86,8 @@ theorem eq_of_tendsto_of_forall_pos_eq {f g : ℝ → ℝ} {a b : ℝ}
     (h : ∀ t, 0 < t → f t = g t) : a = b := by
   have hev : f =ᶠ[atTop] g := by
     first
-      | exact (eventually_gt_atTop 0).mono fun t ht => h t ht
-      | (filter_upwards [eventually_gt_atTop 0] with t ht using h t ht)
+      | exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => h t ht
+      | (filter_upwards [eventually_gt_atTop (0 : ℝ)] with t ht using h t ht)
   first
     | exact tendsto_nhds_unique_of_eventuallyEq hf hg hev
     | exact tendsto_nhds_unique (hf.congr' hev) hg
@@ -108,11 +108,11 @@ theorem tendsto_of_abs_sub_le_mul_inv {f : ℝ → ℝ} {c K : ℝ}
   rw [hc1] at hlo
   rw [hc2] at hhi
   refine tendsto_of_tendsto_of_tendsto_of_le_of_le' hlo hhi ?_ ?_
-  · exact (eventually_gt_atTop 0).mono fun t ht => by
+  · exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
       have hb := abs_le.1 (h t ht)
       show c - K * t⁻¹ ≤ f t
       linarith [hb.1]
-  · exact (eventually_gt_atTop 0).mono fun t ht => by
+  · exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
       have hb := abs_le.1 (h t ht)
       show f t ≤ c + K * t⁻¹
       linarith [hb.2]

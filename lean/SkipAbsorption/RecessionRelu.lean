@@ -107,8 +107,8 @@ theorem tendsto_add_div_relu_of_eq_mul {σ F : ℝ → ℝ} (hσ : ∀ y, σ y =
   have hev : (fun t : ℝ => (z + β * t⁻¹) * F (t * z + β)) =ᶠ[atTop]
       (fun t => σ (t * z + β) / t) := by
     first
-      | exact (eventually_gt_atTop 0).mono fun t ht => key t ht
-      | (filter_upwards [eventually_gt_atTop 0] with t ht using key t ht)
+      | exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => key t ht
+      | (filter_upwards [eventually_gt_atTop (0 : ℝ)] with t ht using key t ht)
   -- `z + β t⁻¹ → z`
   have hlin0 : Tendsto (fun t : ℝ => z + β * t⁻¹) atTop (𝓝 (z + β * 0)) := by
     first
