@@ -29,6 +29,7 @@ import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
 import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.LeakyRelu
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
 import SkipAbsorption.Beyond
@@ -78,6 +79,8 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   `Wd σ(Wu x + b) + e` — the same S-condition decides absorbability with any biases; bounded
   activations never absorb;
 * `RecessionGeluTanh`: the same for GELU-tanh (needs `tanh → 1`, proved there);
+* `LeakyRelu`: activations `a z + b |z|` (odd part `c z`, even part `k |z|`) and Leaky ReLU
+  as an `iff` (`absorbable_leakyRelu_iff`), by the proof of Theorem 8;
 * `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;
 * `Audit`: `#print axioms` for every theorem.
 

@@ -29,6 +29,7 @@ import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
 import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.LeakyRelu
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -400,3 +401,13 @@ for this.
 #print axioms SkipAbsorption.absorbable_geluTanh_iff
 #print axioms SkipAbsorption.absorbable_geluTanh_iff_of_isUnit_det
 #print axioms SkipAbsorption.biasedAbsorbable_geluTanh_iff
+
+-- LeakyRelu.lean
+#print axioms SkipAbsorption.evenPart_eq_of_add_neg_eq_abs
+#print axioms SkipAbsorption.evenPart_eq_vec_of_add_neg_eq_abs
+#print axioms SkipAbsorption.linearPart_eq_of_sub_neg_eq_mul
+#print axioms SkipAbsorption.sum_smul_mul_dotProduct
+#print axioms SkipAbsorption.exists_sCondition_of_absorbable_of_parts
+#print axioms SkipAbsorption.absorbable_iff_of_parts
+#print axioms SkipAbsorption.leakyRelu_add_leakyRelu_neg
+#print axioms SkipAbsorption.absorbable_leakyRelu_iff
