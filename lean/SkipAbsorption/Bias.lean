@@ -65,8 +65,10 @@ theorem biasedMlp_smul_apply (σ : ℝ → ℝ) (Wd : Matrix (Fin d) (Fin n) ℝ
     first
       | rfl
       | simp only [biasedMlp, Pi.add_apply, Matrix.mulVec, dotProduct, Function.comp_apply]
-  exact h0.trans (congrArg (fun s => s + e i) (Finset.sum_congr rfl fun j _ =>
-    congrArg (fun s => Wd i j * σ (s + b j)) (mulVec_smul_apply Wu t x j)))
+  first
+    | exact h0.trans (congrArg (fun s => s + e i) (Finset.sum_congr rfl fun j _ =>
+        congrArg (fun s => Wd i j * σ (s + b j)) (mulVec_smul_apply Wu t x j)))
+    | (rw [h0]; simp only [mulVec_smul_apply])
 
 /-- **R4, sufficiency** (the note's construction). If `σ z - σ (-z) = c z` with `c ≠ 0` and
 `Wd[:,S] Wu[S,:] = -(1/c) A` (`Wd * diagonal 1_S * Wu = -(c⁻¹) • A`), the skip `A` of the
@@ -192,11 +194,15 @@ theorem absorbable_of_biasedAbsorbable_of_tendsto {σ ρ : ℝ → ℝ}
     have E : t * (A *ᵥ x) i + (∑ j, Wd i j * σ (t * (Wu *ᵥ x) j + b j) + e i)
         = ∑ k, Vd i k * σ (t * (Vu *ᵥ x) k + b' k) + e' i := by
       have e0 := congrFun (hV (t • x)) i
-      rw [← biasedMlp_smul_apply σ Wd Wu b e t x i, ← biasedMlp_smul_apply σ Vd Vu b' e' t x i,
-        ← mulVec_smul_apply A t x i]
+      have e1 := biasedMlp_smul_apply σ Wd Wu b e t x i
+      have e2 := biasedMlp_smul_apply σ Vd Vu b' e' t x i
+      have e3 := mulVec_smul_apply A t x i
       first
-        | exact e0
-        | (rw [Pi.add_apply] at e0; exact e0)
+        | (rw [← e1, ← e2, ← e3]; exact e0)
+        | (have e0' : (A *ᵥ (t • x)) i + biasedMlp σ Wd Wu b e (t • x) i
+              = biasedMlp σ Vd Vu b' e' (t • x) i := e0
+           linear_combination e0' - e3 - e1 + e2)
+        | (rw [Pi.add_apply] at e0; linear_combination e0 - e3 - e1 + e2)
     have h1 : ∑ j, Wd i j * (σ (t * (Wu *ᵥ x) j + b j) / t)
         = t⁻¹ * ∑ j, Wd i j * σ (t * (Wu *ᵥ x) j + b j) := sum_mul_div _ _ t
     have h2 : ∑ k, Vd i k * (σ (t * (Vu *ᵥ x) k + b' k) / t)

@@ -57,9 +57,12 @@ theorem mulVec_smul_apply {m : ℕ} (W : Matrix (Fin m) (Fin d) ℝ) (t : ℝ) (
 /-- A block at `t • x`, coordinatewise. -/
 theorem mlp_smul_apply (σ : ℝ → ℝ) (Wd : Matrix (Fin d) (Fin n) ℝ)
     (Wu : Matrix (Fin n) (Fin d) ℝ) (t : ℝ) (x : Fin d → ℝ) (i : Fin d) :
-    mlp σ Wd Wu (t • x) i = ∑ j, Wd i j * σ (t * (Wu *ᵥ x) j) :=
-  (mlp_apply σ Wd Wu (t • x) i).trans
-    (Finset.sum_congr rfl fun j _ => congrArg (fun s => Wd i j * σ s) (mulVec_smul_apply Wu t x j))
+    mlp σ Wd Wu (t • x) i = ∑ j, Wd i j * σ (t * (Wu *ᵥ x) j) := by
+  -- term by term, or `simp only` rewriting under the binder
+  first
+    | exact (mlp_apply σ Wd Wu (t • x) i).trans (Finset.sum_congr rfl fun j _ =>
+        congrArg (fun s => Wd i j * σ s) (mulVec_smul_apply Wu t x j))
+    | (rw [mlp_apply]; simp only [mulVec_smul_apply])
 
 /-- `∑ j, w j * (s j / t) = t⁻¹ * ∑ j, w j * s j`. -/
 theorem sum_mul_div (w s : Fin n → ℝ) (t : ℝ) :
@@ -156,12 +159,16 @@ theorem absorbable_of_tendsto_div {σ ρ : ℝ → ℝ} {A : Matrix (Fin d) (Fin
     have e : t * (A *ᵥ x) i + ∑ j, Wd i j * σ (t * (Wu *ᵥ x) j)
         = ∑ k, Vd i k * σ (t * (Vu *ᵥ x) k) := by
       have e0 := congrFun (hV (t • x)) i
-      rw [← mlp_smul_apply σ Wd Wu t x i, ← mlp_smul_apply σ Vd Vu t x i,
-        ← mulVec_smul_apply A t x i]
-      -- `(f + g) i = f i + g i` is `Pi.add_apply` (definitional)
+      have e1 := mlp_smul_apply σ Wd Wu t x i
+      have e2 := mlp_smul_apply σ Vd Vu t x i
+      have e3 := mulVec_smul_apply A t x i
+      -- route 1: fold the goal back into `e0` (`(f + g) i = f i + g i` is `Pi.add_apply`,
+      -- definitional); route 2: a linear combination of `e0`, `e1`, `e2`, `e3`
       first
-        | exact e0
-        | (rw [Pi.add_apply] at e0; exact e0)
+        | (rw [← e1, ← e2, ← e3]; exact e0)
+        | (have e0' : (A *ᵥ (t • x)) i + mlp σ Wd Wu (t • x) i = mlp σ Vd Vu (t • x) i := e0
+           linear_combination e0' - e3 - e1 + e2)
+        | (rw [Pi.add_apply] at e0; linear_combination e0 - e3 - e1 + e2)
     have h1 : ∑ j, Wd i j * (σ (t * (Wu *ᵥ x) j) / t)
         = t⁻¹ * ∑ j, Wd i j * σ (t * (Wu *ᵥ x) j) := sum_mul_div _ _ t
     have h2 : ∑ k, Vd i k * (σ (t * (Vu *ᵥ x) k) / t)
@@ -208,9 +215,10 @@ theorem eq_zero_of_absorbable_zero {A : Matrix (Fin d) (Fin d) ℝ}
   rw [Matrix.ext_iff_mulVec]
   intro x
   have e := hV x
-  rw [mlp_zero_fun, mlp_zero_fun, add_zero] at e
   rw [Matrix.zero_mulVec]
-  exact e
+  first
+    | (rw [mlp_zero_fun, mlp_zero_fun, add_zero] at e; exact e)
+    | (simp only [mlp_zero_fun, add_zero] at e; exact e)
 
 /-- **R2.** If `σ (t * z) / t → 0` for every `z` (a sublinear activation), a block with
 activation `σ` absorbs only the zero skip. -/
