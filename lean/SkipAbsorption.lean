@@ -24,6 +24,19 @@ import SkipAbsorption.Kink
 import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
 import SkipAbsorption.MeasureZeroJoint
+import SkipAbsorption.Recession
+import SkipAbsorption.Bounded
+import SkipAbsorption.RecessionRelu
+import SkipAbsorption.RecessionActivations
+import SkipAbsorption.RecessionNecessity
+import SkipAbsorption.ReluLike
+import SkipAbsorption.Bias
+import SkipAbsorption.BiasedNecessity
+import SkipAbsorption.BiasedReluLike
+import SkipAbsorption.BiasedBounded
+import SkipAbsorption.GateParity
+import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.LeakyRelu
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
 import SkipAbsorption.Beyond
@@ -43,6 +56,7 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Depth`: paper Corollary 7 (stacks of residual blocks);
 * `LittleO`: `z ↦ h z * z` is `o(z)` when `h → 0` at `0` (for user activations' certificates);
 * `Parity`: even activations, and the sufficiency half of paper Theorems 8/10;
+* `ActivationDefs`: the definitions of every activation but `relu` (no theorem);
 * `Gaussian`, `Activations`: ReLU, ReLU², ReLU³, Swish, GELU and their premise lemmas;
 * `Relu`: `relu` and its odd/even parts (`relu z ∓ relu (-z) = z, |z|`);
 * `ReluParts`, `ReluNecessity`: `Nondegenerate` weights and paper Theorem 8 for ReLU as an
@@ -66,6 +80,20 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   never a function of the normalised input `N h` — not a continuous one when `N` has bounded
   output (`not_residual_eq_of_bounded_norm`), not any one when `N` is not injective
   (`not_residual_eq_of_not_injective`);
+* `Recession` (**beyond the paper**, issue 22): the large-scale limit of an absorbing block —
+  R1 (`absorbable_of_tendsto_div`: recession profile transfer) and R2 (a sublinear or bounded
+  activation absorbs no skip `A ≠ 0`); `Bounded`: `tanh` and `sigmoid` instances;
+* `RecessionRelu`, `RecessionActivations`: criteria and instances (GELU, SiLU, softplus) of
+  `σ (t z) / t → relu z`; `RecessionNecessity`, `ReluLike`: the S-condition is necessary for
+  every such activation, paper Theorem 10 for GELU (`absorbable_gelu_iff`) and the same for
+  SiLU and softplus;
+* `Bias`, `BiasedNecessity`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks
+  `Wd σ(Wu x + b) + e` — the same S-condition decides absorbability with any biases; bounded
+  activations never absorb;
+* `RecessionGeluTanh`: the same for GELU-tanh (needs `tanh → 1`, proved there);
+* `LeakyRelu`: activations `a z + b |z|` (odd part `c z`, even part `k |z|`) and Leaky ReLU
+  as an `iff` (`absorbable_leakyRelu_iff`), by the proof of Theorem 8;
+* `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;
 * `Audit`: `#print axioms` for every theorem.
 
 `SkipAbsorption.Families` imports the per-family files that `leanbridge generate` renders from

@@ -489,6 +489,16 @@ def test_audit_prints_axioms_of_every_theorem():
     assert audit_missing(LIB_DIR, LIB_DIR / "Audit.lean") == []
 
 
+def test_audit_prints_only_declared_names():
+    """An undeclared name after `#print axioms` is an error of the Audit module (found once: a
+    docstring line beginning with "lemma with" taken for a declaration named `with`)."""
+    from leanbridge.lean.sources import scan_project
+    declared = scan_project(LEAN_DIR)
+    audit = (LIB_DIR / "Audit.lean").read_text(encoding="utf-8")
+    printed = re.findall(r"^#print axioms (\S+)$", audit, re.MULTILINE)
+    assert printed and [name for name in printed if name not in declared] == []
+
+
 def test_audit_covers_every_public_theorem():
     audit = (LIB_DIR / "Audit.lean").read_text(encoding="utf-8")
     for name in PUBLIC_THEOREMS:

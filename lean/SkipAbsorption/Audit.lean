@@ -26,6 +26,19 @@ import SkipAbsorption.MeasureZero
 import SkipAbsorption.MeasureZeroJoint
 import SkipAbsorption.Beyond
 import SkipAbsorption.PreNorm
+import SkipAbsorption.Recession
+import SkipAbsorption.Bounded
+import SkipAbsorption.RecessionRelu
+import SkipAbsorption.RecessionActivations
+import SkipAbsorption.RecessionNecessity
+import SkipAbsorption.ReluLike
+import SkipAbsorption.Bias
+import SkipAbsorption.BiasedNecessity
+import SkipAbsorption.BiasedReluLike
+import SkipAbsorption.BiasedBounded
+import SkipAbsorption.GateParity
+import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.LeakyRelu
 
 /-!
 # Audit: the axioms behind every theorem of the library
@@ -309,3 +322,105 @@ for this.
 -- Beyond the paper (issue 20): PreNorm.lean (pre-norm blocks: the residual is never absorbed)
 #print axioms SkipAbsorption.not_residual_eq_of_bounded_norm
 #print axioms SkipAbsorption.not_residual_eq_of_not_injective
+
+-- Recession.lean
+#print axioms SkipAbsorption.mlp_apply
+#print axioms SkipAbsorption.mulVec_smul_apply
+#print axioms SkipAbsorption.mlp_smul_apply
+#print axioms SkipAbsorption.sum_mul_div
+#print axioms SkipAbsorption.tendsto_sum_mul
+#print axioms SkipAbsorption.eq_of_tendsto_of_forall_pos_eq
+#print axioms SkipAbsorption.tendsto_of_abs_sub_le_mul_inv
+#print axioms SkipAbsorption.tendsto_comp_div_zero_of_bounded
+#print axioms SkipAbsorption.tendsto_div_zero_of_bounded
+#print axioms SkipAbsorption.absorbable_of_tendsto_div
+#print axioms SkipAbsorption.mlp_zero_fun
+#print axioms SkipAbsorption.eq_zero_of_absorbable_zero
+#print axioms SkipAbsorption.eq_zero_of_absorbable_of_tendsto_div_zero
+#print axioms SkipAbsorption.eq_zero_of_absorbable_of_bounded
+
+-- Bounded.lean
+#print axioms SkipAbsorption.abs_tanh_le_one
+#print axioms SkipAbsorption.abs_sigmoid_le_one
+#print axioms SkipAbsorption.not_absorbable_tanh
+#print axioms SkipAbsorption.not_absorbable_sigmoid
+
+-- RecessionRelu.lean
+#print axioms SkipAbsorption.abs_relu_sub_relu_le
+#print axioms SkipAbsorption.tendsto_div_relu_of_abs_sub_relu_le
+#print axioms SkipAbsorption.tendsto_add_div_relu_of_abs_sub_relu_le
+#print axioms SkipAbsorption.tendsto_add_div_relu_of_eq_mul
+#print axioms SkipAbsorption.tendsto_div_relu_of_eq_mul
+
+-- RecessionActivations.lean
+#print axioms SkipAbsorption.tendsto_gelu_add_div
+#print axioms SkipAbsorption.tendsto_gelu_div
+#print axioms SkipAbsorption.tendsto_swish_add_div
+#print axioms SkipAbsorption.tendsto_swish_div
+#print axioms SkipAbsorption.softplus_mem_unit_of_nonpos
+#print axioms SkipAbsorption.abs_softplus_sub_relu_le
+#print axioms SkipAbsorption.tendsto_softplus_add_div
+#print axioms SkipAbsorption.tendsto_softplus_div
+
+-- RecessionNecessity.lean
+#print axioms SkipAbsorption.exists_sCondition_of_absorbable_of_tendsto_div_relu
+#print axioms SkipAbsorption.absorbable_iff_of_tendsto_div_relu
+#print axioms SkipAbsorption.absorbable_iff_of_tendsto_div_relu_of_isUnit_det
+
+-- ReluLike.lean
+#print axioms SkipAbsorption.gelu_sub_gelu_neg_of_cdf
+#print axioms SkipAbsorption.swish_sub_swish_neg_of_sigmoid
+#print axioms SkipAbsorption.absorbable_gelu_iff
+#print axioms SkipAbsorption.absorbable_gelu_iff_of_isUnit_det
+#print axioms SkipAbsorption.absorbable_swish_iff
+#print axioms SkipAbsorption.absorbable_swish_iff_of_isUnit_det
+#print axioms SkipAbsorption.absorbable_softplus_iff
+#print axioms SkipAbsorption.absorbable_softplus_iff_of_isUnit_det
+
+-- Bias.lean
+#print axioms SkipAbsorption.biasedMlp_smul_apply
+#print axioms SkipAbsorption.biasedAbsorbable_of_sCondition
+#print axioms SkipAbsorption.absorbable_of_biasedAbsorbable_of_tendsto
+#print axioms SkipAbsorption.tendsto_add_div_zero_of_bounded
+#print axioms SkipAbsorption.eq_zero_of_biasedAbsorbable_of_bounded
+
+-- BiasedNecessity.lean
+#print axioms SkipAbsorption.biasedAbsorbable_iff_of_tendsto_add_div_relu
+#print axioms SkipAbsorption.tendsto_relu_add_div
+#print axioms SkipAbsorption.biasedAbsorbable_relu_iff
+
+-- BiasedReluLike.lean
+#print axioms SkipAbsorption.biasedAbsorbable_gelu_iff
+#print axioms SkipAbsorption.biasedAbsorbable_swish_iff
+#print axioms SkipAbsorption.biasedAbsorbable_softplus_iff
+
+-- BiasedBounded.lean
+#print axioms SkipAbsorption.not_biasedAbsorbable_tanh
+#print axioms SkipAbsorption.not_biasedAbsorbable_sigmoid
+
+-- GateParity.lean
+#print axioms SkipAbsorption.gatedAbsorbable_of_gateParity
+#print axioms SkipAbsorption.gatedAbsorbable_sigmoid_of_sCondition
+
+-- RecessionGeluTanh.lean
+#print axioms SkipAbsorption.tanh_eq_of_exp_neg
+#print axioms SkipAbsorption.tendsto_tanh_atTop_one
+#print axioms SkipAbsorption.tendsto_geluTanh_arg_atTop
+#print axioms SkipAbsorption.geluTanh_eq_mul
+#print axioms SkipAbsorption.tendsto_geluTanh_gate_atTop
+#print axioms SkipAbsorption.tendsto_geluTanh_gate_atBot
+#print axioms SkipAbsorption.tendsto_geluTanh_add_div
+#print axioms SkipAbsorption.tendsto_geluTanh_div
+#print axioms SkipAbsorption.absorbable_geluTanh_iff
+#print axioms SkipAbsorption.absorbable_geluTanh_iff_of_isUnit_det
+#print axioms SkipAbsorption.biasedAbsorbable_geluTanh_iff
+
+-- LeakyRelu.lean
+#print axioms SkipAbsorption.evenPart_eq_of_add_neg_eq_abs
+#print axioms SkipAbsorption.evenPart_eq_vec_of_add_neg_eq_abs
+#print axioms SkipAbsorption.linearPart_eq_of_sub_neg_eq_mul
+#print axioms SkipAbsorption.sum_smul_mul_dotProduct
+#print axioms SkipAbsorption.exists_sCondition_of_absorbable_of_parts
+#print axioms SkipAbsorption.absorbable_iff_of_parts
+#print axioms SkipAbsorption.leakyRelu_add_leakyRelu_neg
+#print axioms SkipAbsorption.absorbable_leakyRelu_iff
