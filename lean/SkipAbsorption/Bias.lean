@@ -1,5 +1,4 @@
 import SkipAbsorption.Recession
-import SkipAbsorption.RecessionRelu
 
 /-!
 # Biased blocks (R4): biases do not change absorbability
@@ -134,9 +133,13 @@ theorem biasedAbsorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 
     have e2 : (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) *ᵥ x
         = (-(c⁻¹)) • (A *ᵥ x) := by
       rw [hS]
+      -- `Matrix.smul_mulVec (b) (M) (v) : (b • M) *ᵥ v = b • M *ᵥ v`, or coordinatewise
       first
         | exact Matrix.smul_mulVec (-(c⁻¹)) A x
         | (rw [Matrix.smul_mulVec]; done)
+        | (funext k
+           simp only [Matrix.mulVec, dotProduct, Matrix.smul_apply, Pi.smul_apply, smul_eq_mul,
+             Finset.mul_sum, mul_assoc])
     rw [e1, e2]
     have hcc : c * c⁻¹ = 1 := mul_inv_cancel₀ hc
     funext i
@@ -221,8 +224,10 @@ theorem absorbable_of_biasedAbsorbable_of_tendsto {σ ρ : ℝ → ℝ}
     tendsto_inv_atTop_zero.const_mul (e' i)
   have hL : Tendsto
       (fun t => (A *ᵥ x) i + ∑ j, Wd i j * (σ (t * (Wu *ᵥ x) j + b j) / t) + e i * t⁻¹) atTop
-      (𝓝 ((A *ᵥ x) i + ∑ j, Wd i j * ρ ((Wu *ᵥ x) j) + e i * 0)) :=
-    (tendsto_const_nhds.add hW).add hE
+      (𝓝 ((A *ᵥ x) i + ∑ j, Wd i j * ρ ((Wu *ᵥ x) j) + e i * 0)) := by
+    first
+      | exact (tendsto_const_nhds.add hW).add hE
+      | exact (hW.const_add ((A *ᵥ x) i)).add hE
   have hR : Tendsto
       (fun t => ∑ k, Vd i k * (σ (t * (Vu *ᵥ x) k + b' k) / t) + e' i * t⁻¹) atTop
       (𝓝 (∑ k, Vd i k * ρ ((Vu *ᵥ x) k) + e' i * 0)) :=

@@ -96,9 +96,13 @@ theorem gatedAbsorbable_of_gateParity {g : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
     have e2 : (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wv) *ᵥ x
         = (-(c⁻¹)) • (A *ᵥ x) := by
       rw [hS]
+      -- `Matrix.smul_mulVec (b) (M) (v) : (b • M) *ᵥ v = b • M *ᵥ v`, or coordinatewise
       first
         | exact Matrix.smul_mulVec (-(c⁻¹)) A x
         | (rw [Matrix.smul_mulVec]; done)
+        | (funext k
+           simp only [Matrix.mulVec, dotProduct, Matrix.smul_apply, Pi.smul_apply, smul_eq_mul,
+             Finset.mul_sum, mul_assoc])
     rw [e1, e2]
     have hcc : c * c⁻¹ = 1 := mul_inv_cancel₀ hc
     funext i
