@@ -204,7 +204,11 @@ theorem mlp_zero_fun (W : Matrix (Fin d) (Fin n) ℝ) (U : Matrix (Fin n) (Fin d
       | (funext j; rfl)
   show W *ᵥ ((fun _ : ℝ => (0 : ℝ)) ∘ (U *ᵥ x)) = 0
   rw [e]
-  exact Matrix.mulVec_zero W
+  -- `Matrix.mulVec_zero (A) : A *ᵥ 0 = 0`, or coordinatewise: a sum of `W k j * 0`
+  first
+    | exact Matrix.mulVec_zero W
+    | (funext k
+       exact Finset.sum_eq_zero fun j _ => mul_zero (W k j))
 
 /-- With the zero activation only the zero skip is absorbable. -/
 theorem eq_zero_of_absorbable_zero {A : Matrix (Fin d) (Fin d) ℝ}

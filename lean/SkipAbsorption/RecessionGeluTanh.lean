@@ -70,9 +70,14 @@ theorem tendsto_tanh_atTop_one : Tendsto Real.tanh atTop (𝓝 1) := by
   have hden : Tendsto (fun x : ℝ => 1 + Real.exp (-x) * Real.exp (-x)) atTop
       (𝓝 (1 + 0 * 0)) := tendsto_const_nhds.add hbb
   have hne : (1 : ℝ) + 0 * 0 ≠ 0 := by norm_num
+  -- route 1: `Filter.Tendsto.div`; route 2: `Filter.Tendsto.inv₀`, `Filter.Tendsto.mul` and
+  -- `div_eq_mul_inv` (the proof of `Filter.Tendsto.div` itself)
   have hq : Tendsto
       (fun x : ℝ => (1 - Real.exp (-x) * Real.exp (-x)) / (1 + Real.exp (-x) * Real.exp (-x)))
-      atTop (𝓝 ((1 - 0 * 0) / (1 + 0 * 0))) := hnum.div hden hne
+      atTop (𝓝 ((1 - 0 * 0) / (1 + 0 * 0))) := by
+    first
+      | exact hnum.div hden hne
+      | (simpa only [div_eq_mul_inv] using hnum.mul (hden.inv₀ hne))
   have hv : ((1 : ℝ) - 0 * 0) / (1 + 0 * 0) = 1 := by norm_num
   rw [hv] at hq
   exact hq.congr fun x => (tanh_eq_of_exp_neg x).symm
@@ -87,7 +92,7 @@ theorem tendsto_geluTanh_arg_atTop :
     first
       | exact (((tendsto_pow_atTop (by norm_num : (3 : ℕ) ≠ 0)).const_mul_atTop
           (by norm_num : (0 : ℝ) < 8943)).atTop_div_const
-          (by norm_num : (0 : ℝ) < 200000)).atTop_add tendsto_id
+          (by norm_num : (0 : ℝ) < 200000)).atTop_add_atTop tendsto_id
       | exact tendsto_atTop_mono' atTop ((eventually_ge_atTop (0 : ℝ)).mono fun y hy => by
           have h3 : 0 ≤ y ^ 3 := pow_nonneg hy 3
           show y ≤ 8943 * y ^ 3 / 200000 + y
