@@ -111,14 +111,20 @@ theorem tendsto_of_abs_sub_le_mul_inv {f : ℝ → ℝ} {c K : ℝ}
   rw [hc1] at hlo
   rw [hc2] at hhi
   refine tendsto_of_tendsto_of_tendsto_of_le_of_le' hlo hhi ?_ ?_
-  · exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
-      have hb := abs_le.1 (h t ht)
-      show c - K * t⁻¹ ≤ f t
-      linarith [hb.1]
-  · exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
-      have hb := abs_le.1 (h t ht)
-      show f t ≤ c + K * t⁻¹
-      linarith [hb.2]
+  · first
+      | exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
+          have hb := abs_le.1 (h t ht)
+          show c - K * t⁻¹ ≤ f t
+          linarith [hb.1]
+      | (filter_upwards [eventually_gt_atTop (0 : ℝ)] with t ht
+         linarith [(abs_le.1 (h t ht)).1])
+  · first
+      | exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
+          have hb := abs_le.1 (h t ht)
+          show f t ≤ c + K * t⁻¹
+          linarith [hb.2]
+      | (filter_upwards [eventually_gt_atTop (0 : ℝ)] with t ht
+         linarith [(abs_le.1 (h t ht)).2])
 
 /-- A bounded function of anything, divided by `t`, tends to `0`. -/
 theorem tendsto_comp_div_zero_of_bounded {σ : ℝ → ℝ} (hσ : ∃ M, ∀ z, |σ z| ≤ M)
