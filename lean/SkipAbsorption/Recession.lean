@@ -222,13 +222,19 @@ theorem eq_zero_of_absorbable_zero {A : Matrix (Fin d) (Fin d) ℝ}
     (h : Absorbable (fun _ => (0 : ℝ)) A Wd Wu) : A = 0 := by
   unfold Absorbable at h
   obtain ⟨Vd, Vu, hV⟩ := h
-  rw [Matrix.ext_iff_mulVec]
-  intro x
-  have e := hV x
-  rw [Matrix.zero_mulVec]
+  have hA : ∀ x, A *ᵥ x = 0 := by
+    intro x
+    have e := hV x
+    first
+      | (rw [mlp_zero_fun, mlp_zero_fun, add_zero] at e; exact e)
+      | (simp only [mlp_zero_fun, add_zero] at e; exact e)
+  -- `Matrix.ext_iff_mulVec : A = B ↔ ∀ v, A *ᵥ v = B *ᵥ v`, as a term or by rewriting
   first
-    | (rw [mlp_zero_fun, mlp_zero_fun, add_zero] at e; exact e)
-    | (simp only [mlp_zero_fun, add_zero] at e; exact e)
+    | exact Matrix.ext_iff_mulVec.2 fun x => (hA x).trans (Matrix.zero_mulVec x).symm
+    | (rw [Matrix.ext_iff_mulVec]
+       intro x
+       rw [Matrix.zero_mulVec]
+       exact hA x)
 
 /-- **R2.** If `σ (t * z) / t → 0` for every `z` (a sublinear activation), a block with
 activation `σ` absorbs only the zero skip. -/
