@@ -120,8 +120,11 @@ theorem tendsto_geluTanh_gate_atTop :
     Tendsto (fun y : ℝ => (Real.tanh (Real.sqrt 2 * (8943 * y ^ 3 / 200000 + y)
       / Real.sqrt Real.pi) + 1) / 2) atTop (𝓝 1) := by
   have h : Tendsto (fun y : ℝ => (Real.tanh (Real.sqrt 2 * (8943 * y ^ 3 / 200000 + y)
-      / Real.sqrt Real.pi) + 1) / 2) atTop (𝓝 ((1 + 1) / 2)) :=
-    ((tendsto_tanh_atTop_one.comp tendsto_geluTanh_arg_atTop).add_const 1).div_const 2
+      / Real.sqrt Real.pi) + 1) / 2) atTop (𝓝 ((1 + 1) / 2)) := by
+    first
+      | exact ((tendsto_tanh_atTop_one.comp tendsto_geluTanh_arg_atTop).add_const 1).div_const 2
+      | exact ((tendsto_tanh_atTop_one.comp tendsto_geluTanh_arg_atTop).add
+          tendsto_const_nhds).div_const 2
   have hv : ((1 : ℝ) + 1) / 2 = 1 := by norm_num
   rw [hv] at h
   exact h
@@ -141,8 +144,11 @@ theorem tendsto_geluTanh_gate_atBot :
       rw [harg, Real.tanh_neg]
     linear_combination (-1 / 2 : ℝ) * ht
   have h : Tendsto (fun y : ℝ => 1 - (Real.tanh (Real.sqrt 2 * (8943 * (-y) ^ 3 / 200000 + -y)
-      / Real.sqrt Real.pi) + 1) / 2) atBot (𝓝 (1 - 1)) :=
-    tendsto_const_nhds.sub (tendsto_geluTanh_gate_atTop.comp tendsto_neg_atBot_atTop)
+      / Real.sqrt Real.pi) + 1) / 2) atBot (𝓝 (1 - 1)) := by
+    -- `F ∘ (-·)` by composition with `-x → +∞`, or by `tendsto_comp_neg_atBot_iff`
+    first
+      | exact tendsto_const_nhds.sub (tendsto_geluTanh_gate_atTop.comp tendsto_neg_atBot_atTop)
+      | exact tendsto_const_nhds.sub (tendsto_comp_neg_atBot_iff.2 tendsto_geluTanh_gate_atTop)
   have hv : (1 : ℝ) - 1 = 0 := sub_self 1
   rw [hv] at h
   exact h.congr hodd
