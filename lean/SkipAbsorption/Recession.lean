@@ -111,14 +111,20 @@ theorem tendsto_of_abs_sub_le_mul_inv {f : ℝ → ℝ} {c K : ℝ}
   rw [hc1] at hlo
   rw [hc2] at hhi
   refine tendsto_of_tendsto_of_tendsto_of_le_of_le' hlo hhi ?_ ?_
-  · exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
-      have hb := abs_le.1 (h t ht)
-      show c - K * t⁻¹ ≤ f t
-      linarith [hb.1]
-  · exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
-      have hb := abs_le.1 (h t ht)
-      show f t ≤ c + K * t⁻¹
-      linarith [hb.2]
+  · first
+      | exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
+          have hb := abs_le.1 (h t ht)
+          show c - K * t⁻¹ ≤ f t
+          linarith [hb.1]
+      | (filter_upwards [eventually_gt_atTop (0 : ℝ)] with t ht
+         linarith [(abs_le.1 (h t ht)).1])
+  · first
+      | exact (eventually_gt_atTop (0 : ℝ)).mono fun t ht => by
+          have hb := abs_le.1 (h t ht)
+          show f t ≤ c + K * t⁻¹
+          linarith [hb.2]
+      | (filter_upwards [eventually_gt_atTop (0 : ℝ)] with t ht
+         linarith [(abs_le.1 (h t ht)).2])
 
 /-- A bounded function of anything, divided by `t`, tends to `0`. -/
 theorem tendsto_comp_div_zero_of_bounded {σ : ℝ → ℝ} (hσ : ∃ M, ∀ z, |σ z| ≤ M)
@@ -204,7 +210,11 @@ theorem mlp_zero_fun (W : Matrix (Fin d) (Fin n) ℝ) (U : Matrix (Fin n) (Fin d
       | (funext j; rfl)
   show W *ᵥ ((fun _ : ℝ => (0 : ℝ)) ∘ (U *ᵥ x)) = 0
   rw [e]
-  exact Matrix.mulVec_zero W
+  -- `Matrix.mulVec_zero (A) : A *ᵥ 0 = 0`, or coordinatewise: a sum of `W k j * 0`
+  first
+    | exact Matrix.mulVec_zero W
+    | (funext k
+       exact Finset.sum_eq_zero fun j _ => mul_zero (W k j))
 
 /-- With the zero activation only the zero skip is absorbable. -/
 theorem eq_zero_of_absorbable_zero {A : Matrix (Fin d) (Fin d) ℝ}
@@ -212,13 +222,19 @@ theorem eq_zero_of_absorbable_zero {A : Matrix (Fin d) (Fin d) ℝ}
     (h : Absorbable (fun _ => (0 : ℝ)) A Wd Wu) : A = 0 := by
   unfold Absorbable at h
   obtain ⟨Vd, Vu, hV⟩ := h
-  rw [Matrix.ext_iff_mulVec]
-  intro x
-  have e := hV x
-  rw [Matrix.zero_mulVec]
+  have hA : ∀ x, A *ᵥ x = 0 := by
+    intro x
+    have e := hV x
+    first
+      | (rw [mlp_zero_fun, mlp_zero_fun, add_zero] at e; exact e)
+      | (simp only [mlp_zero_fun, add_zero] at e; exact e)
+  -- `Matrix.ext_iff_mulVec : A = B ↔ ∀ v, A *ᵥ v = B *ᵥ v`, as a term or by rewriting
   first
-    | (rw [mlp_zero_fun, mlp_zero_fun, add_zero] at e; exact e)
-    | (simp only [mlp_zero_fun, add_zero] at e; exact e)
+    | exact Matrix.ext_iff_mulVec.2 fun x => (hA x).trans (Matrix.zero_mulVec x).symm
+    | (rw [Matrix.ext_iff_mulVec]
+       intro x
+       rw [Matrix.zero_mulVec]
+       exact hA x)
 
 /-- **R2.** If `σ (t * z) / t → 0` for every `z` (a sublinear activation), a block with
 activation `σ` absorbs only the zero skip. -/

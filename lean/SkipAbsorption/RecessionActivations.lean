@@ -139,8 +139,12 @@ theorem softplus_mem_unit_of_nonpos {y : ℝ} (hy : y ≤ 0) : 0 ≤ softplus y 
   · show 0 ≤ Real.log (Real.exp y + 1)
     exact Real.log_nonneg (by linarith)
   · show Real.log (Real.exp y + 1) ≤ 1
-    have h := Real.log_le_sub_one_of_pos hpos
-    linarith
+    -- route 1: `log u ≤ u - 1`; route 2: `log u ≤ 1 ↔ u ≤ e` and `1 + 1 ≤ e`
+    first
+      | (have h := Real.log_le_sub_one_of_pos hpos
+         linarith)
+      | (rw [Real.log_le_iff_le_exp hpos]
+         linarith [Real.add_one_le_exp (1 : ℝ)])
 
 /-- softplus stays within `1` of ReLU: `|softplus z - relu z| ≤ 1`. -/
 theorem abs_softplus_sub_relu_le (z : ℝ) : |softplus z - relu z| ≤ 1 := by

@@ -70,9 +70,14 @@ theorem tendsto_tanh_atTop_one : Tendsto Real.tanh atTop (𝓝 1) := by
   have hden : Tendsto (fun x : ℝ => 1 + Real.exp (-x) * Real.exp (-x)) atTop
       (𝓝 (1 + 0 * 0)) := tendsto_const_nhds.add hbb
   have hne : (1 : ℝ) + 0 * 0 ≠ 0 := by norm_num
+  -- route 1: `Filter.Tendsto.div`; route 2: `Filter.Tendsto.inv₀`, `Filter.Tendsto.mul` and
+  -- `div_eq_mul_inv` (the proof of `Filter.Tendsto.div` itself)
   have hq : Tendsto
       (fun x : ℝ => (1 - Real.exp (-x) * Real.exp (-x)) / (1 + Real.exp (-x) * Real.exp (-x)))
-      atTop (𝓝 ((1 - 0 * 0) / (1 + 0 * 0))) := hnum.div hden hne
+      atTop (𝓝 ((1 - 0 * 0) / (1 + 0 * 0))) := by
+    first
+      | exact hnum.div hden hne
+      | (simpa only [div_eq_mul_inv] using hnum.mul (hden.inv₀ hne))
   have hv : ((1 : ℝ) - 0 * 0) / (1 + 0 * 0) = 1 := by norm_num
   rw [hv] at hq
   exact hq.congr fun x => (tanh_eq_of_exp_neg x).symm
@@ -87,7 +92,7 @@ theorem tendsto_geluTanh_arg_atTop :
     first
       | exact (((tendsto_pow_atTop (by norm_num : (3 : ℕ) ≠ 0)).const_mul_atTop
           (by norm_num : (0 : ℝ) < 8943)).atTop_div_const
-          (by norm_num : (0 : ℝ) < 200000)).atTop_add tendsto_id
+          (by norm_num : (0 : ℝ) < 200000)).atTop_add_atTop tendsto_id
       | exact tendsto_atTop_mono' atTop ((eventually_ge_atTop (0 : ℝ)).mono fun y hy => by
           have h3 : 0 ≤ y ^ 3 := pow_nonneg hy 3
           show y ≤ 8943 * y ^ 3 / 200000 + y
@@ -115,8 +120,11 @@ theorem tendsto_geluTanh_gate_atTop :
     Tendsto (fun y : ℝ => (Real.tanh (Real.sqrt 2 * (8943 * y ^ 3 / 200000 + y)
       / Real.sqrt Real.pi) + 1) / 2) atTop (𝓝 1) := by
   have h : Tendsto (fun y : ℝ => (Real.tanh (Real.sqrt 2 * (8943 * y ^ 3 / 200000 + y)
-      / Real.sqrt Real.pi) + 1) / 2) atTop (𝓝 ((1 + 1) / 2)) :=
-    ((tendsto_tanh_atTop_one.comp tendsto_geluTanh_arg_atTop).add_const 1).div_const 2
+      / Real.sqrt Real.pi) + 1) / 2) atTop (𝓝 ((1 + 1) / 2)) := by
+    first
+      | exact ((tendsto_tanh_atTop_one.comp tendsto_geluTanh_arg_atTop).add_const 1).div_const 2
+      | exact ((tendsto_tanh_atTop_one.comp tendsto_geluTanh_arg_atTop).add
+          tendsto_const_nhds).div_const 2
   have hv : ((1 : ℝ) + 1) / 2 = 1 := by norm_num
   rw [hv] at h
   exact h
@@ -136,8 +144,11 @@ theorem tendsto_geluTanh_gate_atBot :
       rw [harg, Real.tanh_neg]
     linear_combination (-1 / 2 : ℝ) * ht
   have h : Tendsto (fun y : ℝ => 1 - (Real.tanh (Real.sqrt 2 * (8943 * (-y) ^ 3 / 200000 + -y)
-      / Real.sqrt Real.pi) + 1) / 2) atBot (𝓝 (1 - 1)) :=
-    tendsto_const_nhds.sub (tendsto_geluTanh_gate_atTop.comp tendsto_neg_atBot_atTop)
+      / Real.sqrt Real.pi) + 1) / 2) atBot (𝓝 (1 - 1)) := by
+    -- `F ∘ (-·)` by composition with `-x → +∞`, or by `tendsto_comp_neg_atBot_iff`
+    first
+      | exact tendsto_const_nhds.sub (tendsto_geluTanh_gate_atTop.comp tendsto_neg_atBot_atTop)
+      | exact tendsto_const_nhds.sub (tendsto_comp_neg_atBot_iff.2 tendsto_geluTanh_gate_atTop)
   have hv : (1 : ℝ) - 1 = 0 := sub_self 1
   rw [hv] at h
   exact h.congr hodd
