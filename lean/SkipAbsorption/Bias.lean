@@ -106,21 +106,25 @@ theorem biasedAbsorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 
             + (Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) *ᵥ b) j)
           = σ ((Wu *ᵥ x) j + b j)
             - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x + b)) j
-      | simp only [Function.comp_apply, Pi.add_apply, Pi.sub_apply, Pi.smul_apply, smul_eq_mul]
+      | (simp only [Function.comp_apply, Pi.add_apply, Pi.sub_apply, Pi.smul_apply, smul_eq_mul]
+         show σ (((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wu) *ᵥ x) j
+             + (Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) *ᵥ b) j)
+           = σ ((Wu *ᵥ x) j + b j)
+             - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wu *ᵥ x + b)) j)
     rw [e1, e2, e3]
     by_cases hj : j ∈ S
-    · first
-        | rw [if_pos hj, if_pos hj]
-        | simp only [if_pos hj]
-      have e4 : (-1 : ℝ) * (Wu *ᵥ x) j + (-1 : ℝ) * b j = -((Wu *ᵥ x) j + b j) := by ring
-      rw [e4]
-      linear_combination -(hσ ((Wu *ᵥ x) j + b j))
-    · first
-        | rw [if_neg hj, if_neg hj]
-        | simp only [if_neg hj]
-      have e4 : (1 : ℝ) * (Wu *ᵥ x) j + (1 : ℝ) * b j = (Wu *ᵥ x) j + b j := by ring
-      rw [e4]
-      ring
+    · have e4 : (-1 : ℝ) * (Wu *ᵥ x) j + (-1 : ℝ) * b j = -((Wu *ᵥ x) j + b j) := by ring
+      -- each route closes the branch (a route that stopped short would hide the next one)
+      first
+        | (rw [if_pos hj, if_pos hj, e4]
+           linear_combination -(hσ ((Wu *ᵥ x) j + b j)))
+        | (simp only [if_pos hj]
+           rw [e4]
+           linear_combination -(hσ ((Wu *ᵥ x) j + b j)))
+    · have e4 : (1 : ℝ) * (Wu *ᵥ x) j + (1 : ℝ) * b j = (Wu *ᵥ x) j + b j := by ring
+      first
+        | (rw [if_neg hj, if_neg hj, e4]; ring)
+        | (simp only [if_neg hj]; rw [e4]; ring)
   -- the linear part produced by the sign flips is `-A x`
   have hlin : c • (Wd *ᵥ (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)
       *ᵥ (Wu *ᵥ x))) = -(A *ᵥ x) := by
@@ -145,7 +149,8 @@ theorem biasedAbsorbable_of_sCondition {σ : ℝ → ℝ} {c : ℝ} (hc : c ≠ 
     funext i
     first
       | show c * (-(c⁻¹) * (A *ᵥ x) i) = -((A *ᵥ x) i)
-      | simp only [Pi.smul_apply, Pi.neg_apply, smul_eq_mul]
+      | (simp only [Pi.smul_apply, Pi.neg_apply, smul_eq_mul]
+         show c * (-(c⁻¹) * (A *ᵥ x) i) = -((A *ᵥ x) i))
     linear_combination (-((A *ᵥ x) i)) * hcc
   -- `Wd` applied to the difference of the hidden layers
   have s1 : Wd *ᵥ (σ ∘ (Wu *ᵥ x + b)
@@ -235,7 +240,7 @@ theorem absorbable_of_biasedAbsorbable_of_tendsto {σ ρ : ℝ → ℝ}
   have heq := eq_of_tendsto_of_forall_pos_eq hL hR hscale
   first
     | show (A *ᵥ x) i + mlp ρ Wd Wu x i = mlp ρ Vd Vu x i
-    | rw [Pi.add_apply]
+    | (rw [Pi.add_apply]; show (A *ᵥ x) i + mlp ρ Wd Wu x i = mlp ρ Vd Vu x i)
   rw [mlp_apply, mlp_apply]
   linear_combination heq
 

@@ -68,22 +68,26 @@ theorem gatedAbsorbable_of_gateParity {g : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
               * (Wv *ᵥ x) j)) j
           = g ((Wg *ᵥ x) j) * (Wv *ᵥ x) j
             - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wv *ᵥ x)) j
-      | simp only [Pi.sub_apply, Pi.smul_apply, smul_eq_mul]
+      | (simp only [Pi.sub_apply, Pi.smul_apply, smul_eq_mul]
+         show (Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) *ᵥ
+             (fun j => g (((Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1) * Wg) *ᵥ x) j)
+               * (Wv *ᵥ x) j)) j
+           = g ((Wg *ᵥ x) j) * (Wv *ᵥ x) j
+             - c * (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) *ᵥ (Wv *ᵥ x)) j)
     rw [e2, e1, e3]
     by_cases hj : j ∈ S
-    · first
-        | rw [if_pos hj, if_pos hj]
-        | simp only [if_pos hj]
-      have e4 : (-1 : ℝ) * (Wg *ᵥ x) j = -((Wg *ᵥ x) j) := by ring
-      rw [e4]
-      -- `g (-a) = c - g a`
-      linear_combination (-(Wv *ᵥ x) j) * hg ((Wg *ᵥ x) j)
-    · first
-        | rw [if_neg hj, if_neg hj]
-        | simp only [if_neg hj]
-      have e4 : (1 : ℝ) * (Wg *ᵥ x) j = (Wg *ᵥ x) j := by ring
-      rw [e4]
-      ring
+    · have e4 : (-1 : ℝ) * (Wg *ᵥ x) j = -((Wg *ᵥ x) j) := by ring
+      -- `g (-a) = c - g a`; each route closes the branch
+      first
+        | (rw [if_pos hj, if_pos hj, e4]
+           linear_combination (-(Wv *ᵥ x) j) * hg ((Wg *ᵥ x) j))
+        | (simp only [if_pos hj]
+           rw [e4]
+           linear_combination (-(Wv *ᵥ x) j) * hg ((Wg *ᵥ x) j))
+    · have e4 : (1 : ℝ) * (Wg *ᵥ x) j = (Wg *ᵥ x) j := by ring
+      first
+        | (rw [if_neg hj, if_neg hj, e4]; ring)
+        | (simp only [if_neg hj]; rw [e4]; ring)
   -- the linear part: `c • Wd D_S Wv x = -A x`
   have hlin : c • (Wd *ᵥ (Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0)
       *ᵥ (Wv *ᵥ x))) = -(A *ᵥ x) := by
@@ -108,7 +112,8 @@ theorem gatedAbsorbable_of_gateParity {g : ℝ → ℝ} {c : ℝ} (hc : c ≠ 0)
     funext i
     first
       | show c * (-(c⁻¹) * (A *ᵥ x) i) = -((A *ᵥ x) i)
-      | simp only [Pi.smul_apply, Pi.neg_apply, smul_eq_mul]
+      | (simp only [Pi.smul_apply, Pi.neg_apply, smul_eq_mul]
+         show c * (-(c⁻¹) * (A *ᵥ x) i) = -((A *ᵥ x) i))
     linear_combination (-((A *ᵥ x) i)) * hcc
   -- `(Wd * D) *ᵥ h = Wd *ᵥ (D *ᵥ h)`, then `Wd` applied to the difference
   have s0 : (Wd * Matrix.diagonal (fun i => if i ∈ S then (-1 : ℝ) else 1)) *ᵥ
@@ -154,7 +159,7 @@ theorem gatedAbsorbable_sigmoid_of_sCondition {A : Matrix (Fin d) (Fin d) ℝ}
       = -((1 : ℝ)⁻¹) • A := by
     rw [hS]
     first
-      | rw [inv_one, neg_smul, one_smul]
+      | (rw [inv_one, neg_smul, one_smul]; done)
       | simp
   exact gatedAbsorbable_of_gateParity one_ne_zero hg Wd Wg Wv S hS'
 

@@ -148,7 +148,7 @@ theorem exists_sCondition_of_absorbable_of_parts {σ : ℝ → ℝ} {c k : ℝ} 
   have hmul : c • (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) = -1 := by
     rw [← hS]
     first
-      | rw [Matrix.smul_mul, Matrix.smul_mul]
+      | (rw [Matrix.smul_mul, Matrix.smul_mul]; done)
       | simp only [Matrix.smul_mul]
   calc Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu
       = c⁻¹ • c • (Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu) :=
@@ -156,7 +156,7 @@ theorem exists_sCondition_of_absorbable_of_parts {σ : ℝ → ℝ} {c k : ℝ} 
     _ = c⁻¹ • (-1 : Matrix (Fin d) (Fin d) ℝ) := by rw [hmul]
     _ = -(c⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ) := by
         first
-          | rw [smul_neg, neg_smul]
+          | (rw [smul_neg, neg_smul]; done)
           | simp
 
 /-- **Characterisation for `σ` with odd part `c z` and even part `k |z|`** (`c, k ≠ 0`;

@@ -195,7 +195,7 @@ theorem absorbable_of_tendsto_div {σ ρ : ℝ → ℝ} {A : Matrix (Fin d) (Fin
   have heq := eq_of_tendsto_of_forall_pos_eq hL hV' hscale
   first
     | show (A *ᵥ x) i + mlp ρ Wd Wu x i = mlp ρ Vd Vu x i
-    | rw [Pi.add_apply]
+    | (rw [Pi.add_apply]; show (A *ᵥ x) i + mlp ρ Wd Wu x i = mlp ρ Vd Vu x i)
   rw [mlp_apply, mlp_apply]
   exact heq
 
