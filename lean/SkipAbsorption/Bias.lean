@@ -1,5 +1,4 @@
 import SkipAbsorption.Recession
-import SkipAbsorption.RecessionRelu
 
 /-!
 # Biased blocks (R4): biases do not change absorbability

@@ -1,5 +1,6 @@
 import SkipAbsorption.Bias
-import SkipAbsorption.ReluNecessity
+import SkipAbsorption.RecessionRelu
+import SkipAbsorption.ReluNecessity.Basic
 
 /-!
 # R4: the S-condition decides biased absorbability (general theorem and ReLU)
