@@ -1,6 +1,6 @@
 import SkipAbsorption.Bias
 import SkipAbsorption.RecessionRelu
-import SkipAbsorption.ReluNecessity
+import SkipAbsorption.ReluNecessity.Basic
 
 /-!
 # R4: the S-condition decides biased absorbability (general theorem and ReLU)
@@ -47,7 +47,7 @@ theorem biasedAbsorbable_iff_of_tendsto_add_div_relu {σ : ℝ → ℝ}
 /-- ReLU, with a bias: `relu (t z + β) / t → relu z` (the squeeze with `M = 0`). -/
 theorem tendsto_relu_add_div (z β : ℝ) :
     Tendsto (fun t => relu (t * z + β) / t) atTop (𝓝 (relu z)) :=
-  tendsto_add_div_relu_of_abs_sub_relu_le (σ := relu) (M := 0) (fun w => by
+  tendsto_add_div_relu_of_abs_sub_relu_le (M := 0) (fun w => by
     first
       | exact le_of_eq (by rw [sub_self, abs_zero])
       | simp) z β

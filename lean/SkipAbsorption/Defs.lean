@@ -21,7 +21,9 @@ and, at the end, ReLU (the activation of paper Theorem 8) with its odd and even 
 `relu z = max z 0`, `relu_sub_relu_neg` (`relu z - relu (-z) = z`), `relu_add_relu_neg`
 (`= |z|`), `relu_eq_half` (`relu z = (z + |z|) / 2`); moved here from `SkipAbsorption.Relu`
 (issue 23), since nearly every file that states a block also states ReLU. `SkipAbsorption.Relu`
-keeps its name and re-exports this file.
+keeps its name and re-exports this file. Last, `relu_mul_of_pos` (`relu (t * z) = t * relu z`
+for `t > 0`), moved here from `Beyond/DepthOne.lean` so that the recession criteria
+(`RecessionRelu.lean`) need not import that file.
 
 Precedence note: `∘` (90) binds tighter than `*ᵥ` (73), so the brackets in
 `σ ∘ (Wu *ᵥ x)` are required.
@@ -137,6 +139,31 @@ theorem relu_eq_half (z : ℝ) : relu z = (z + |z|) / 2 := by
   have h1 := relu_sub_relu_neg z
   have h2 := relu_add_relu_neg z
   linarith
+
+/-- **Beyond the paper (issue 13).** ReLU is positively homogeneous of degree one:
+`relu (t * z) = t * relu z` for `t > 0`. -/
+theorem relu_mul_of_pos {t : ℝ} (ht : 0 < t) (z : ℝ) : relu (t * z) = t * relu z := by
+  rcases le_total 0 z with hz | hz
+  · have h1 : 0 ≤ t * z := by
+      first
+        | exact mul_nonneg ht.le hz
+        | nlinarith
+    -- route 1: the values of `relu` as `have`s (`relu w = max w 0` unfolds at default
+    -- transparency, as in `Relu.lean`), then `rw` on `relu` terms only; route 2: unfold `relu`
+    -- in the goal and rewrite with the `max` lemmas
+    first
+      | (have r1 : relu (t * z) = t * z := max_eq_left h1
+         have r2 : relu z = z := max_eq_left hz
+         rw [r1, r2]; done)
+      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
+         rw [e, e, max_eq_left h1, max_eq_left hz])
+  · have h1 : t * z ≤ 0 := by nlinarith
+    first
+      | (have r1 : relu (t * z) = 0 := max_eq_right h1
+         have r2 : relu z = 0 := max_eq_right hz
+         rw [r1, r2, mul_zero]; done)
+      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
+         rw [e, e, max_eq_right h1, max_eq_right hz, mul_zero])
 
 end SkipAbsorption
 

@@ -1,4 +1,5 @@
-import SkipAbsorption.ReluNecessity
+import SkipAbsorption.ReluNecessity.Basic
+import SkipAbsorption.Parity
 import SkipAbsorption.CatalogActivations
 
 /-!

@@ -8,8 +8,9 @@ import SkipAbsorption.RecessionRelu
 `σ (t * z) / t → relu z` and, with a bias, `σ (t * z + β) / t → relu z` as `t → ∞`, for
 every `z` and `β` (research note `recession.md` §1, §4, §5):
 
-* GELU (`gelu y = y Φ y`): `tendsto_gelu_div`, `tendsto_gelu_add_div`, through the `z·F` class
-  lemma with `F = Φ`, the standard Gaussian CDF, which tends to `1` at `+∞` and `0` at `-∞`
+* GELU (`gelu y = y Φ y`): `tendsto_gelu_div`, `tendsto_gelu_add_div`, through the
+  `z·F` class criteria of `RecessionRelu.lean` with `F = Φ`, the standard Gaussian CDF, which
+  tends to `1` at `+∞` and `0` at `-∞`
   (`ProbabilityTheory.tendsto_cdf_atTop`, `ProbabilityTheory.tendsto_cdf_atBot`);
 * SiLU / Swish (`swish y = y sigmoid y`): `tendsto_swish_div`, `tendsto_swish_add_div`, the
   same with `F = sigmoid` (`Real.tendsto_sigmoid_atTop`, `Real.tendsto_sigmoid_atBot`);

@@ -1,5 +1,7 @@
 import SkipAbsorption.Recession
-import SkipAbsorption.ReluNecessity
+import SkipAbsorption.ReluNecessity.Basic
+import SkipAbsorption.Parity
+import SkipAbsorption.Reduction
 
 /-!
 # Necessity of the S-condition for every activation with recession profile ReLU

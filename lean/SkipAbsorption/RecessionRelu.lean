@@ -1,6 +1,4 @@
 import SkipAbsorption.Recession
-import SkipAbsorption.Relu
-import SkipAbsorption.Beyond.DepthOne
 
 /-!
 # Activations whose recession profile is ReLU
@@ -18,7 +16,8 @@ Criteria for `σ (t * z) / t → relu z` (and, with a bias, `σ (t * z + β) / t
   logistic sigmoid; GELU-tanh), then `σ (t z + β) / t = (z + β / t) F (t z + β) → relu z`
   directly, with no bound on `|σ - relu|`.
 
-`relu_mul_of_pos` (positive homogeneity of ReLU) is reused from `SkipAbsorption.Beyond.DepthOne`.
+`relu_mul_of_pos` (positive homogeneity of ReLU) is in `SkipAbsorption.Defs`, next to `relu`,
+so this file imports `SkipAbsorption.Recession` only.
 Not compiled: no Lean toolchain here.
 -/
 

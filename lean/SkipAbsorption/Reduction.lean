@@ -8,7 +8,10 @@ For an invertible skip matrix `A` (`IsUnit A.det`):
 
 * `absorbable_iff_of_isUnit_det`:
   `Absorbable σ A Wd Wu ↔ Absorbable σ 1 (A⁻¹ * Wd) Wu`;
-* `gatedAbsorbable_iff_of_isUnit_det`: the same for gated blocks.
+* `gatedAbsorbable_iff_of_isUnit_det`: the same for gated blocks;
+* `inv_mul_selector_eq_neg_one_iff`: `A⁻¹ * Wd * D * Wu = -1 ↔ Wd * D * Wu = -A`, which turns
+  an S-condition for `(A⁻¹ * Wd, Wu)` into one for the skip `A` (moved here from
+  `ReluNecessity.lean`, so that the `_of_isUnit_det` characterisations need not import it).
 
 Proof idea: `A x + Wd σ(Wu x) = A (x + A⁻¹ Wd σ(Wu x))`, and left-multiplying any block by a
 matrix `B` only changes its down-projection (`mulVec_mlp`, `absorbable_mul_left`).
@@ -118,5 +121,32 @@ theorem gatedAbsorbable_iff_of_isUnit_det (g : ℝ → ℝ) {A : Matrix (Fin d) 
     have h' := gatedAbsorbable_mul_left A h
     rw [hone, hcancel] at h'
     exact h'
+
+/-- `A⁻¹ * Wd * D * Wu = -1 ↔ Wd * D * Wu = -A` for an invertible `A`. -/
+theorem inv_mul_selector_eq_neg_one_iff {A : Matrix (Fin d) (Fin d) ℝ} (hA : IsUnit A.det)
+    (Wd : Matrix (Fin d) (Fin n) ℝ) (D : Matrix (Fin n) (Fin n) ℝ)
+    (Wu : Matrix (Fin n) (Fin d) ℝ) :
+    A⁻¹ * Wd * D * Wu = -1 ↔ Wd * D * Wu = -A := by
+  have e : A⁻¹ * Wd * D * Wu = A⁻¹ * (Wd * D * Wu) := by
+    first
+    | (rw [Matrix.mul_assoc (A⁻¹ * Wd) D Wu, Matrix.mul_assoc A⁻¹ Wd (D * Wu),
+        Matrix.mul_assoc Wd D Wu]; done)
+    | simp only [Matrix.mul_assoc]
+  have hAA : A * A⁻¹ = 1 := Matrix.mul_nonsing_inv A hA
+  have hAA' : A⁻¹ * A = 1 := Matrix.nonsing_inv_mul A hA
+  rw [e]
+  constructor
+  · intro h
+    calc Wd * D * Wu = A * A⁻¹ * (Wd * D * Wu) := by rw [hAA, Matrix.one_mul]
+      _ = A * (A⁻¹ * (Wd * D * Wu)) := Matrix.mul_assoc A A⁻¹ (Wd * D * Wu)
+      _ = A * (-1) := by rw [h]
+      _ = -A := by
+        first
+        | (rw [Matrix.mul_neg, Matrix.mul_one]; done)
+        | simp
+  · intro h
+    first
+    | (rw [h, Matrix.mul_neg, hAA']; done)
+    | simp [h, hAA']
 
 end SkipAbsorption

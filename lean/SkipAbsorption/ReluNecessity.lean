@@ -28,12 +28,6 @@ namespace SkipAbsorption
 
 variable {d n : ℕ}
 
-/-- `-(1⁻¹) • 1 = -1`: the hypothesis of `absorbable_of_sCondition` at `c = 1`. -/
-theorem neg_inv_one_smul_one : -((1 : ℝ)⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ) = -1 := by
-  first
-  | (rw [inv_one, neg_smul, one_smul]; done)
-  | simp
-
 /-- **Paper Theorem 8.** For nondegenerate weights, a ReLU block absorbs the identity skip iff
 some index set `S` has `Wd[:,S] Wu[S,:] = -I` (`Wd * diagonal 1_S * Wu = -1`). The "if" half
 holds for all weights (`absorbable_of_sCondition`). -/
@@ -46,33 +40,6 @@ theorem absorbable_relu_iff {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin 
     absorbable_of_sCondition (σ := relu) (c := 1) one_ne_zero
       (fun z => (relu_sub_relu_neg z).trans (one_mul z).symm) Wd Wu S
       (hS.trans neg_inv_one_smul_one.symm)⟩
-
-/-- `A⁻¹ * Wd * D * Wu = -1 ↔ Wd * D * Wu = -A` for an invertible `A`. -/
-theorem inv_mul_selector_eq_neg_one_iff {A : Matrix (Fin d) (Fin d) ℝ} (hA : IsUnit A.det)
-    (Wd : Matrix (Fin d) (Fin n) ℝ) (D : Matrix (Fin n) (Fin n) ℝ)
-    (Wu : Matrix (Fin n) (Fin d) ℝ) :
-    A⁻¹ * Wd * D * Wu = -1 ↔ Wd * D * Wu = -A := by
-  have e : A⁻¹ * Wd * D * Wu = A⁻¹ * (Wd * D * Wu) := by
-    first
-    | (rw [Matrix.mul_assoc (A⁻¹ * Wd) D Wu, Matrix.mul_assoc A⁻¹ Wd (D * Wu),
-        Matrix.mul_assoc Wd D Wu]; done)
-    | simp only [Matrix.mul_assoc]
-  have hAA : A * A⁻¹ = 1 := Matrix.mul_nonsing_inv A hA
-  have hAA' : A⁻¹ * A = 1 := Matrix.nonsing_inv_mul A hA
-  rw [e]
-  constructor
-  · intro h
-    calc Wd * D * Wu = A * A⁻¹ * (Wd * D * Wu) := by rw [hAA, Matrix.one_mul]
-      _ = A * (A⁻¹ * (Wd * D * Wu)) := Matrix.mul_assoc A A⁻¹ (Wd * D * Wu)
-      _ = A * (-1) := by rw [h]
-      _ = -A := by
-        first
-        | (rw [Matrix.mul_neg, Matrix.mul_one]; done)
-        | simp
-  · intro h
-    first
-    | (rw [h, Matrix.mul_neg, hAA']; done)
-    | simp [h, hAA']
 
 /-- **Paper Theorem 8 for an invertible skip** (through Lemma 4). For invertible `A` and
 nondegenerate weights, a ReLU block absorbs the skip `A` iff some index set `S` has

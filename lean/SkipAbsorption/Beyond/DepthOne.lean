@@ -26,8 +26,10 @@ degree one (`f (t * x) = t * f x` for `t > 0`), is fixed by its values at `1` an
   `vanishesOnHalfLine_scalarReluBlock_one`, and conversely
   `exists_scalarReluBlock_one_of_vanishesOnHalfLine` for positively homogeneous maps.
 
-`relu` is `SkipAbsorption.relu` (`relu z = max z 0`, file `SkipAbsorption.Relu`); the proofs
-only use that definition (`max_eq_left`, `max_eq_right`) and `relu_sub_relu_neg`.
+`relu` is `SkipAbsorption.relu` (`relu z = max z 0`, in `SkipAbsorption.Defs`); the proofs
+only use that definition (`max_eq_left`, `max_eq_right`), `relu_sub_relu_neg` and
+`relu_mul_of_pos` (`relu (t * z) = t * relu z` for `t > 0`), both in `SkipAbsorption.Defs`
+(`relu_mul_of_pos` was declared here until the import re-cut of issue 22's files).
 
 Status: not compiled (no Lean toolchain here). Every Mathlib name used is listed in
 `lean/CHECKED_NAMES.md`, section "Beyond the paper: depth (issue 13)".
@@ -72,31 +74,6 @@ theorem mlp_relu_fin_one_apply {n : ℕ} (Wd : Matrix (Fin 1) (Fin n) ℝ)
   first
     | exact mlp_fin_one_apply relu Wd Wu x
     | (rw [mlp_fin_one_apply]; rfl)
-
-/-- **Beyond the paper (issue 13).** ReLU is positively homogeneous of degree one:
-`relu (t * z) = t * relu z` for `t > 0`. -/
-theorem relu_mul_of_pos {t : ℝ} (ht : 0 < t) (z : ℝ) : relu (t * z) = t * relu z := by
-  rcases le_total 0 z with hz | hz
-  · have h1 : 0 ≤ t * z := by
-      first
-        | exact mul_nonneg ht.le hz
-        | nlinarith
-    -- route 1: the values of `relu` as `have`s (`relu w = max w 0` unfolds at default
-    -- transparency, as in `Relu.lean`), then `rw` on `relu` terms only; route 2: unfold `relu`
-    -- in the goal and rewrite with the `max` lemmas
-    first
-      | (have r1 : relu (t * z) = t * z := max_eq_left h1
-         have r2 : relu z = z := max_eq_left hz
-         rw [r1, r2]; done)
-      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
-         rw [e, e, max_eq_left h1, max_eq_left hz])
-  · have h1 : t * z ≤ 0 := by nlinarith
-    first
-      | (have r1 : relu (t * z) = 0 := max_eq_right h1
-         have r2 : relu z = 0 := max_eq_right hz
-         rw [r1, r2, mul_zero]; done)
-      | (have e : ∀ w : ℝ, relu w = max w 0 := fun w => rfl
-         rw [e, e, max_eq_right h1, max_eq_right hz, mul_zero])
 
 /-- **Beyond the paper (issue 13).** ReLU is idempotent: `relu (relu z) = relu z`. -/
 theorem relu_relu (z : ℝ) : relu (relu z) = relu z := by

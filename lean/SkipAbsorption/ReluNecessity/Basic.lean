@@ -35,6 +35,10 @@ d. (`sCondition_of_matching`) reindexing `Vd Vu x` by `τ`:
    `∑ j w'_j (u'_j·x) = ∑ i sign(μ_i) w_i (u_i·x)`, so
    `2 x = ∑ i (sign μ_i − 1) w_i (u_i·x) = −2 ∑_{i ∈ S} w_i (u_i·x)` with `S = {i | μ_i < 0}`.
 
+At the end, `neg_inv_one_smul_one` (`-(1⁻¹) • 1 = -1`) turns the S-condition `… = -1` proved
+here into the hypothesis `… = -(c⁻¹) • 1` of the sufficiency lemmas at `c = 1` (moved here
+from `ReluNecessity.lean`: every file that uses it imports this one).
+
 Not compiled: no Lean toolchain here.
 -/
 
@@ -460,5 +464,11 @@ theorem exists_sCondition_of_absorbable_relu {Wd : Matrix (Fin d) (Fin n) ℝ}
     fun i m => col_entry_eq_of_coef (hμ i).2 (hzero i) m
   -- step d: linear parts
   exact sCondition_of_matching τ (fun i => μ i (τ i)) hbij hV hW (relu_linearPart_eq h)
+
+/-- `-(1⁻¹) • 1 = -1`: the hypothesis of `absorbable_of_sCondition` at `c = 1`. -/
+theorem neg_inv_one_smul_one : -((1 : ℝ)⁻¹) • (1 : Matrix (Fin d) (Fin d) ℝ) = -1 := by
+  first
+  | (rw [inv_one, neg_smul, one_smul]; done)
+  | simp
 
 end SkipAbsorption
