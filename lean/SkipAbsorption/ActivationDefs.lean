@@ -15,7 +15,8 @@ else of the library:
   `softplus z = log (exp z + 1)`, `geluTanh z = z (tanh (√2 (0.044715 z³ + z) / √π) + 1) / 2`,
   `absAct z = |z|`, `identityGate z = z`.
 
-`relu` itself lives in `SkipAbsorption.Relu` (light imports, for the ReLU necessity proof).
+`relu` itself lives at the end of `SkipAbsorption.Defs` (light imports, for the ReLU necessity
+proof; `SkipAbsorption.Relu` re-exports it).
 This file imports all of Mathlib (as `SkipAbsorption.Gaussian` does), so that no targeted import
 path can break it.
 -/

@@ -88,7 +88,7 @@ own wording of D5 is not reproduced verbatim): with rows `u_i = Wu i` of `Wu` an
 2. no two rows are parallel: `u_j ≠ c • u_i` for `i ≠ j` and every real `c`;
 3. every column `w_i` is nonzero.
 
-A conjunction in this order; `ReluNecessity.lean` gives named accessors
+A conjunction in this order; `ReluNecessity/Basic.lean` gives named accessors
 (`Nondegenerate.row_ne_zero`, `Nondegenerate.row_not_parallel`,
 `Nondegenerate.col_ne_zero`) and the constructor `Nondegenerate.intro`. -/
 def Nondegenerate (Wd : Matrix (Fin d) (Fin n) ℝ) (Wu : Matrix (Fin n) (Fin d) ℝ) : Prop :=

@@ -51,7 +51,7 @@ needs neither the split into `T1`/`T2` nor a separate treatment of foreign lines
 
 The lemmas of step a and b restate `relu_evenPart_eq_vec`, `relu_linearPart_eq`
 (`ReluParts.lean`), `exists_lineCoef_of_evenPart` and `exists_coef_ne_zero`
-(`ReluNecessity.lean`) for an absorbing block of another width; the proofs are those of the
+(`ReluNecessity/Basic.lean`) for an absorbing block of another width; the proofs are those of the
 equal-width versions, with the widths separated.
 
 Layout (issue 23): steps a–e are proved in `SkipAbsorption.Beyond.WidthFactor` (which needs

@@ -10,8 +10,8 @@ import SkipAbsorption.Defs
   `abs_relu_le` (`|relu z| ≤ |z|`).
 
 Both proofs are stated here in full (the case split on the sign of `z`, and `relu = O(z)` at
-`0`), so that this file imports only `SkipAbsorption.Relu`: the ReGLU family file imports it,
-and no file of the ReLU² / ReLU³ premises or of the linearisation argument is needed for it.
+`0`), so that this file imports only `SkipAbsorption.Defs` (where `relu` lives) and Mathlib: the
+ReGLU family file imports it, and no file of the ReLU² / ReLU³ premises or of the linearisation argument is needed for it.
 -/
 
 open Filter Topology Asymptotics
