@@ -36,6 +36,7 @@ import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
 import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.ReluLikeGeluTanh
 import SkipAbsorption.LeakyRelu
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
@@ -90,7 +91,8 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Bias`, `BiasedNecessity`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks
   `Wd σ(Wu x + b) + e` — the same S-condition decides absorbability with any biases; bounded
   activations never absorb;
-* `RecessionGeluTanh`: the same for GELU-tanh (needs `tanh → 1`, proved there);
+* `RecessionGeluTanh`, `ReluLikeGeluTanh`: the same for GELU-tanh (its limit needs `tanh → 1`,
+  proved in `RecessionGeluTanh`; the characterisations are in `ReluLikeGeluTanh`);
 * `LeakyRelu`: activations `a z + b |z|` (odd part `c z`, even part `k |z|`) and Leaky ReLU
   as an `iff` (`absorbable_leakyRelu_iff`), by the proof of Theorem 8;
 * `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;

@@ -38,6 +38,7 @@ import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
 import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.ReluLikeGeluTanh
 import SkipAbsorption.LeakyRelu
 
 /-!
@@ -411,6 +412,8 @@ for this.
 #print axioms SkipAbsorption.tendsto_geluTanh_gate_atBot
 #print axioms SkipAbsorption.tendsto_geluTanh_add_div
 #print axioms SkipAbsorption.tendsto_geluTanh_div
+
+-- ReluLikeGeluTanh.lean
 #print axioms SkipAbsorption.absorbable_geluTanh_iff
 #print axioms SkipAbsorption.absorbable_geluTanh_iff_of_isUnit_det
 #print axioms SkipAbsorption.biasedAbsorbable_geluTanh_iff

@@ -1,22 +1,17 @@
 import SkipAbsorption.ActivationDefs
-import SkipAbsorption.CatalogActivations
 import SkipAbsorption.RecessionRelu
-import SkipAbsorption.RecessionNecessity
-import SkipAbsorption.BiasedNecessity
 
 /-!
-# GELU-tanh has recession profile ReLU, and its characterisation
+# GELU-tanh has recession profile ReLU
 
 `geluTanh y = y F(y)` with `F y = (tanh (√2 (0.044715 y³ + y) / √π) + 1) / 2`
 (`geluTanh_eq_mul`). `F → 1` at `+∞` because the argument of `tanh` tends to `+∞` and
 `tanh → 1` (`tendsto_tanh_atTop_one`, proved here from `Real.tanh_eq`,
 `tanh x = (1 - e^{-2x}) / (1 + e^{-2x})`, since Mathlib states no limit of `tanh`); `F → 0` at
 `-∞` by the symmetry `F (-y) = 1 - F y`. The `z·F` class lemma then gives
-`tendsto_geluTanh_div`, `tendsto_geluTanh_add_div`, and:
-
-* `absorbable_geluTanh_iff`, `absorbable_geluTanh_iff_of_isUnit_det` (stated like
-  `absorbable_relu_iff`, `absorbable_relu_iff_of_isUnit_det`);
-* `biasedAbsorbable_geluTanh_iff` (R4, with biases).
+`tendsto_geluTanh_div`, `tendsto_geluTanh_add_div`. The characterisations that use them
+(`absorbable_geluTanh_iff`, …) are in `ReluLikeGeluTanh.lean`, so that these limits do not sit
+on paper Theorem 8's necessity proof.
 
 A separate file, so that GELU, SiLU and softplus (`ReluLike.lean`, `BiasedReluLike.lean`) do
 not depend on the `tanh` limit.
@@ -26,8 +21,6 @@ Not compiled: no Lean toolchain here.
 open Matrix Filter Topology
 
 namespace SkipAbsorption
-
-variable {d n : ℕ}
 
 /-! ### `tanh → 1` at `+∞` -/
 
@@ -153,7 +146,7 @@ theorem tendsto_geluTanh_gate_atBot :
   rw [hv] at h
   exact h.congr hodd
 
-/-! ### Recession limits and the characterisations -/
+/-! ### Recession limits -/
 
 /-- GELU-tanh with a bias: `geluTanh (t z + β) / t → relu z`. -/
 theorem tendsto_geluTanh_add_div (z β : ℝ) :
@@ -166,34 +159,5 @@ theorem tendsto_geluTanh_div (z : ℝ) :
     Tendsto (fun t => geluTanh (t * z) / t) atTop (𝓝 (relu z)) :=
   tendsto_div_relu_of_eq_mul geluTanh_eq_mul tendsto_geluTanh_gate_atTop
     tendsto_geluTanh_gate_atBot z
-
-/-- **GELU-tanh.** For nondegenerate weights, a GELU-tanh block absorbs the identity skip iff
-some `S` has `Wd[:,S] Wu[S,:] = -I`. -/
-theorem absorbable_geluTanh_iff {Wd : Matrix (Fin d) (Fin n) ℝ}
-    {Wu : Matrix (Fin n) (Fin d) ℝ} (hnd : Nondegenerate Wd Wu) :
-    Absorbable geluTanh 1 Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  absorbable_iff_of_tendsto_div_relu tendsto_geluTanh_div geluTanh_sub_geluTanh_neg hnd
-
-/-- GELU-tanh, invertible skip. -/
-theorem absorbable_geluTanh_iff_of_isUnit_det {A : Matrix (Fin d) (Fin d) ℝ}
-    (hA : IsUnit A.det) {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    Absorbable geluTanh A Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -A :=
-  absorbable_iff_of_tendsto_div_relu_of_isUnit_det hA tendsto_geluTanh_div
-    geluTanh_sub_geluTanh_neg hnd
-
-/-- **Biased GELU-tanh blocks.** -/
-theorem biasedAbsorbable_geluTanh_iff {Wd : Matrix (Fin d) (Fin n) ℝ}
-    {Wu : Matrix (Fin n) (Fin d) ℝ} {b : Fin n → ℝ} {e : Fin d → ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    BiasedAbsorbable geluTanh 1 Wd Wu b e ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  biasedAbsorbable_iff_of_tendsto_add_div_relu tendsto_geluTanh_add_div
-    geluTanh_sub_geluTanh_neg hnd
 
 end SkipAbsorption
