@@ -23,6 +23,7 @@ import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
 import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
+import SkipAbsorption.SConditionJointSet
 import SkipAbsorption.MeasureZeroJoint
 import SkipAbsorption.Recession
 import SkipAbsorption.Bounded
@@ -35,7 +36,9 @@ import SkipAbsorption.BiasedNecessity
 import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
+import SkipAbsorption.GeluTanhGate
 import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.ReluLikeGeluTanh
 import SkipAbsorption.LeakyRelu
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
@@ -68,7 +71,8 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Rank`: the rank bound `d ≤ |S|` for the S-condition (`card_le_of_sCondition`);
 * `MeasureZero`: paper Corollary 11, one side: for fixed `Wu`, the `Wd` satisfying the
   S-condition for some `S` form a Lebesgue-null set (`volume_sCondition_eq_zero`);
-* `MeasureZeroJoint`: paper Corollary 11, joint: the pairs `(Wu, Wd)` satisfying the
+* `SConditionJointSet`, `MeasureZeroJoint`: paper Corollary 11, joint (the joint set is
+  measurable; then): the pairs `(Wu, Wd)` satisfying the
   S-condition for some `S` form a null set for the product Lebesgue measure
   (`volume_sCondition_joint_eq_zero`, by Tonelli from the fixed-`Wu` statement);
 * `Beyond` (**beyond the paper**, issue 13): depth results of the research note
@@ -90,7 +94,8 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
 * `Bias`, `BiasedNecessity`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks
   `Wd σ(Wu x + b) + e` — the same S-condition decides absorbability with any biases; bounded
   activations never absorb;
-* `RecessionGeluTanh`: the same for GELU-tanh (needs `tanh → 1`, proved there);
+* `GeluTanhGate`, `RecessionGeluTanh`, `ReluLikeGeluTanh`: the same for GELU-tanh (its limit
+  needs `tanh → 1`, proved in `GeluTanhGate`; the characterisations are in `ReluLikeGeluTanh`);
 * `LeakyRelu`: activations `a z + b |z|` (odd part `c z`, even part `k |z|`) and Leaky ReLU
   as an `iff` (`absorbable_leakyRelu_iff`), by the proof of Theorem 8;
 * `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;

@@ -23,6 +23,7 @@ import SkipAbsorption.CatalogActivations
 import SkipAbsorption.Kink
 import SkipAbsorption.Rank
 import SkipAbsorption.MeasureZero
+import SkipAbsorption.SConditionJointSet
 import SkipAbsorption.MeasureZeroJoint
 import SkipAbsorption.Beyond
 import SkipAbsorption.PreNorm
@@ -37,7 +38,9 @@ import SkipAbsorption.BiasedNecessity
 import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
+import SkipAbsorption.GeluTanhGate
 import SkipAbsorption.RecessionGeluTanh
+import SkipAbsorption.ReluLikeGeluTanh
 import SkipAbsorption.LeakyRelu
 
 /-!
@@ -218,7 +221,7 @@ for this.
 #print axioms SkipAbsorption.volume_sCondition_single_eq_zero
 #print axioms SkipAbsorption.volume_sCondition_eq_zero
 
--- MeasureZeroJoint.lean (issue 10: paper Corollary 11, joint over (Wu, Wd))
+-- SConditionJointSet.lean (issue 10: the joint set is measurable; its sections)
 #print axioms SkipAbsorption.mem_sConditionJointSet
 #print axioms SkipAbsorption.sCondMap_apply
 #print axioms SkipAbsorption.sConditionJointSet_eq_iUnion
@@ -229,6 +232,8 @@ for this.
 #print axioms SkipAbsorption.measurableSet_sCondMap_eq
 #print axioms SkipAbsorption.measurableSet_sCondition_joint
 #print axioms SkipAbsorption.preimage_mk_sCondition_joint
+
+-- MeasureZeroJoint.lean (issue 10: paper Corollary 11, joint over (Wu, Wd))
 #print axioms SkipAbsorption.volume_preimage_mk_sCondition_joint
 #print axioms SkipAbsorption.volume_sConditionJointSet_eq_zero
 #print axioms SkipAbsorption.volume_sCondition_joint_eq_zero
@@ -402,15 +407,19 @@ for this.
 #print axioms SkipAbsorption.gatedAbsorbable_of_gateParity
 #print axioms SkipAbsorption.gatedAbsorbable_sigmoid_of_sCondition
 
--- RecessionGeluTanh.lean
+-- GeluTanhGate.lean
 #print axioms SkipAbsorption.tanh_eq_of_exp_neg
 #print axioms SkipAbsorption.tendsto_tanh_atTop_one
 #print axioms SkipAbsorption.tendsto_geluTanh_arg_atTop
 #print axioms SkipAbsorption.geluTanh_eq_mul
 #print axioms SkipAbsorption.tendsto_geluTanh_gate_atTop
 #print axioms SkipAbsorption.tendsto_geluTanh_gate_atBot
+
+-- RecessionGeluTanh.lean
 #print axioms SkipAbsorption.tendsto_geluTanh_add_div
 #print axioms SkipAbsorption.tendsto_geluTanh_div
+
+-- ReluLikeGeluTanh.lean
 #print axioms SkipAbsorption.absorbable_geluTanh_iff
 #print axioms SkipAbsorption.absorbable_geluTanh_iff_of_isUnit_det
 #print axioms SkipAbsorption.biasedAbsorbable_geluTanh_iff

@@ -17,7 +17,7 @@ set `S` has `Wd[:,S] Wu[S,:] = -I` — the S-condition of the bias-free block (r
   `c = 1`;
 * `tendsto_relu_add_div`, `biasedAbsorbable_relu_iff`: ReLU (paper Theorem 8 with biases).
 
-GELU, SiLU and softplus: `BiasedReluLike.lean`; GELU-tanh: `RecessionGeluTanh.lean`.
+GELU, SiLU and softplus: `BiasedReluLike.lean`; GELU-tanh: `ReluLikeGeluTanh.lean`.
 Not compiled: no Lean toolchain here.
 -/
 

@@ -10,7 +10,7 @@ its own) iff some index set `S` has `Wd[:,S] Wu[S,:] = -I`, the same S-condition
 biases (research note `recession.md` §5): `biasedAbsorbable_gelu_iff`,
 `biasedAbsorbable_swish_iff`, `biasedAbsorbable_softplus_iff`, instances of
 `biasedAbsorbable_iff_of_tendsto_add_div_relu` (`BiasedNecessity.lean`) with the biased recession
-limits of `RecessionActivations.lean` (GELU-tanh: `RecessionGeluTanh.lean`; ReLU:
+limits of `RecessionActivations.lean` (GELU-tanh: `ReluLikeGeluTanh.lean`; ReLU:
 `BiasedNecessity.lean`).
 Not compiled: no Lean toolchain here.
 -/

@@ -17,7 +17,7 @@ index set `S` has `Wd[:,S] Wu[S,:] = -I` (`Wd * diagonal 1_S * Wu = -1`), stated
 Each is `absorbable_iff_of_tendsto_div_relu` (`RecessionNecessity.lean`) with the recession
 limit of `RecessionActivations.lean` and the odd part `σ z - σ (-z) = z` (GELU: from
 `cdf_gaussianReal_neg`; SiLU: `Real.sigmoid_neg`; softplus: `softplus_sub_softplus_neg`).
-GELU-tanh is in `RecessionGeluTanh.lean`. Necessity needs no independence of analytic ridge
+GELU-tanh is in `ReluLikeGeluTanh.lean`. Necessity needs no independence of analytic ridge
 functions: it is the large-scale limit (research note `recession.md` §4).
 Not compiled: no Lean toolchain here.
 -/
