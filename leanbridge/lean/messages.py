@@ -12,7 +12,19 @@ and ``src/lake/Lake/Util/Log.lean``):
   the file relative to the package, the message text trimmed, continued on the next lines);
   Lake's own entries (``error: Lean exited with code 1``) have no position;
 * at the end, when jobs failed, ``Some required targets logged failures:`` and ``- {caption}``
-  per failed job.
+  per failed job (``reportResult``; older Lakes said ``Some required builds logged failures:`` or
+  ``Some builds logged failures:``, all three are read), then ``error: build failed``;
+* a module whose Lean process died without a message (killed for memory, a crash) has no
+  positioned entry at all: ``compileLeanModule`` (``src/lake/Lake/Build/Actions.lean``) logs
+  what Lean printed as ``info: stdout:`` / ``info: stderr:`` and then ``error: Lean exited with
+  code {n}``; the module is still marked ``✖`` and listed as failed;
+* the file of a positioned entry is the module's path relative to the package
+  (``relPathFrom``); Lakes before that printed it with ``./`` prefixes, one per joined
+  relative directory (``././SkipAbsorption/A.lean``, ``././././SkipAbsorption/A.lean``): every
+  leading ``./`` is dropped.
+
+The fixtures in ``tests/fixtures/lean_output/`` (README there: where each format was read) are
+our own logs written in these formats; the parser is tested against them.
 
 **``lean --json``** prints one JSON object per line (Lean's ``SerialMessage``: ``fileName``,
 ``pos {line, column}``, ``endPos``, ``severity``, ``caption``, ``data``, ``kind``). Lines that
@@ -46,6 +58,8 @@ _JOB = re.compile(r"^(?P<icon>[✔ℹ⚠✖]) \[(?P<n>\d+)/(?P<total>\d+)\](?: \
 _ENTRY = re.compile(r"^(?P<level>trace|info|warning|error): (?P<message>.*)$")
 _POSITION = re.compile(r"^(?P<file>[^\s:][^:]*\.lean):(?P<line>\d+):(?P<col>\d+)"
                        r"(?:-(?P<end_line>\d+):(?P<end_col>\d+))?: ?(?P<text>.*)$", re.S)
+_FAILURES = re.compile(r"^Some (?:required )?(?:builds|targets) logged failures:\s*$")
+_DOT_PREFIX = re.compile(r"^(?:\./)+")
 _LEVELS = {"info": INFORMATION, "warning": WARNING, "error": ERROR, "trace": INFORMATION}
 
 
@@ -169,7 +183,7 @@ def _entry_message(level: str, message: str) -> Message | None:
     match = _POSITION.match(message)
     if match is None:
         return None
-    return Message(match["file"].removeprefix("./"), int(match["line"]), int(match["col"]),
+    return Message(_DOT_PREFIX.sub("", match["file"]), int(match["line"]), int(match["col"]),
                    int(match["end_line"]) if match["end_line"] else None,
                    int(match["end_col"]) if match["end_col"] else None,
                    _LEVELS[level], match["text"].strip())
@@ -207,7 +221,7 @@ def parse_build_log(output: str) -> BuildLog:
             current = Job(job["caption"], job["icon"], job["verb"])
             jobs.append(current)
             continue
-        if line.startswith("Some required targets logged failures:"):
+        if _FAILURES.match(line):
             flush()
             in_failures, current = True, None
             continue
