@@ -78,16 +78,28 @@ class Message:
 
     @property
     def is_heartbeat_timeout(self) -> bool:
-        return self.severity == ERROR and bool(_HEARTBEATS.search(self.text))
+        return heartbeat_timeout(self.severity, self.text)
 
     @property
     def is_sorry_warning(self) -> bool:
-        return self.severity == WARNING and bool(_SORRY_WARNING.search(self.text))
+        return sorry_warning(self.severity, self.text)
 
     def to_dict(self) -> dict:
         return {"severity": self.severity, "file": self.file, "line": self.line,
                 "column": self.column, "end_line": self.end_line,
                 "end_column": self.end_column, "kind": self.kind, "text": self.text}
+
+
+# Deciding properties delegate to plain functions: mutmut mutates no decorated function.
+
+def heartbeat_timeout(severity: str, text: str) -> bool:
+    """An error saying Lean's deterministic (heartbeat) limit was reached."""
+    return severity == ERROR and bool(_HEARTBEATS.search(text))
+
+
+def sorry_warning(severity: str, text: str) -> bool:
+    """Lean's warning ``declaration uses `sorry``` (either quoting)."""
+    return severity == WARNING and bool(_SORRY_WARNING.search(text))
 
 
 def parse_json_messages(output: str) -> tuple[list[Message], list[str]]:
@@ -158,7 +170,7 @@ class Job:
 
     @property
     def failed(self) -> bool:
-        return self.icon == "✖"
+        return job_failed(self.icon)
 
 
 @dataclass
@@ -175,8 +187,18 @@ class BuildLog:
 
     @property
     def failed_captions(self) -> list[str]:
-        seen = [j.caption for j in self.jobs if j.failed] + self.failures
-        return list(dict.fromkeys(seen))
+        return failed_captions(self.jobs, self.failures)
+
+
+def job_failed(icon: str) -> bool:
+    """Lake marks a failed job ``✖`` (``LogLevel.icon`` of ``.error``)."""
+    return icon == "✖"
+
+
+def failed_captions(jobs: list[Job], failures: list[str]) -> list[str]:
+    """The failed jobs (``✖``) and those of the failure list, each once, in order."""
+    seen = [j.caption for j in jobs if job_failed(j.icon)] + failures
+    return list(dict.fromkeys(seen))
 
 
 def _entry_message(level: str, message: str) -> Message | None:
