@@ -18,6 +18,9 @@ and ``src/lake/Lake/Util/Log.lean``):
   positioned entry at all: ``compileLeanModule`` (``src/lake/Lake/Build/Actions.lean``) logs
   what Lean printed as ``info: stdout:`` / ``info: stderr:`` and then ``error: Lean exited with
   code {n}``; the module is still marked ``✖`` and listed as failed;
+* on a terminal (ANSI), job lines and levels are coloured (``Ansi.chalk``) and a spinner line
+  ``⣾ [i/n] Running …`` is redrawn behind ``\\x1b[2K\\r``: colours are removed, and spinner
+  lines are skipped;
 * the file of a positioned entry is the module's path relative to the package
   (``relPathFrom``); Lakes before that printed it with ``./`` prefixes, one per joined
   relative directory (``././SkipAbsorption/A.lean``, ``././././SkipAbsorption/A.lean``): every
@@ -58,6 +61,9 @@ _JOB = re.compile(r"^(?P<icon>[✔ℹ⚠✖]) \[(?P<n>\d+)/(?P<total>\d+)\](?: \
 _ENTRY = re.compile(r"^(?P<level>trace|info|warning|error): (?P<message>.*)$")
 _POSITION = re.compile(r"^(?P<file>[^\s:][^:]*\.lean):(?P<line>\d+):(?P<col>\d+)"
                        r"(?:-(?P<end_line>\d+):(?P<end_col>\d+))?: ?(?P<text>.*)$", re.S)
+# The progress line Lake redraws on a terminal (``renderProgress``: a spinner frame, then
+# ``[{jobNo}/{totalJobs}] Running …``), cut off by ``\x1b[2K\r``: not part of any entry.
+_PROGRESS = re.compile(r"^[⣾⣷⣯⣟⡿⢿⣻⣽] \[\d+/\d+\] Running ")
 _FAILURES = re.compile(r"^Some (?:required )?(?:builds|targets) logged failures:\s*$")
 _DOT_PREFIX = re.compile(r"^(?:\./)+")
 _LEVELS = {"info": INFORMATION, "warning": WARNING, "error": ERROR, "trace": INFORMATION}
@@ -242,6 +248,9 @@ def parse_build_log(output: str) -> BuildLog:
             in_failures = False
             current = Job(job["caption"], job["icon"], job["verb"])
             jobs.append(current)
+            continue
+        if _PROGRESS.match(line):
+            flush()
             continue
         if _FAILURES.match(line):
             flush()
