@@ -21,6 +21,15 @@ Lake where the check depends on it (formats read in the Lean/Lake sources, see
   constant printed under its mangled name ``_private.<Module>.0.<name>``. Private declarations
   of other modules are not visible; unknown names give ``unknown constant``.
 
+Other scenario keys: ``crash`` (a module whose Lean process dies: ``✖``, Lake's ``info:
+stdout:``/``info: stderr:`` notes and ``error: Lean exited with code N``, no positioned entry);
+``build.path_prefix`` (older Lakes' ``././`` before each file), ``build.failures_header`` (their
+``Some required builds logged failures:``); ``audit.unanswered`` (names, or ``"all"``, answered in
+a wording leanbridge does not know); ``audit.unbuilt`` (modules whose ``.olean`` the audit cannot
+find). The line formats come from the functions ``job_line``, ``entry_line``,
+``failure_footer`` and ``print_axioms``, which ``tests/test_check_formats.py`` checks against
+the fixtures of ``tests/fixtures/lean_output/`` (written from Lean's and Lake's sources).
+
 The scenario is a JSON file named by ``STANDIN_SCENARIO``; every command line is appended to
 ``STANDIN_LOG`` when set.
 """
