@@ -32,7 +32,13 @@ from leanbridge.families import Family, Z
 from leanbridge.generate import digest, parse_header
 from leanbridge.reports import to_json
 
-from test_check import ACT, RELU2_DEGREE, by_decl, lake_calls, project, standin  # noqa: F401
+from test_check import (  # noqa: F401  (project, standin: pytest fixtures)
+    ACT,
+    RELU2_DEGREE,
+    by_decl,
+    project,
+    standin,
+)
 
 RELU2 = "SkipAbsorption/Families/Relu2.lean"
 
