@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from leanbridge import generate
 from leanbridge.analysis import LINEARISATION, UNDETERMINED, analyse
-from leanbridge.check import run_check
+from leanbridge.check import run_check, unpositioned_failure
 from leanbridge.cli import main
 from leanbridge.export import read_results
 from leanbridge.families import Family, Z
@@ -156,6 +156,19 @@ def test_gate_with_a_jump_at_zero_gives_no_linearisation_argument():
     assert result.facts.continuous_at_0 is False
     assert LINEARISATION not in result.argument_names
     assert "not used: g(0) = 0 but continuity of g at 0 is false" in result.reasons
+    # homogeneous of degree 0: the gated block has degree 1, the skip's — no degree argument
+    assert ("not used: g is positively homogeneous of degree 0, so the block has degree 1 — the "
+            "same as the skip; the degree argument does not apply") in result.reasons
+
+
+def test_undecided_slope_is_reported_side_by_side():
+    """``z·sin(1/z)`` on one side: SymPy finds no slope there; the reason names which side."""
+    for side, expected in ((Z > 0, "right unknown, left 0"), (Z < 0, "right 0, left unknown")):
+        wobble = sp.Piecewise((Z * sp.sin(1 / Z), side), (0, True))
+        result = analyse(Family("wobble", "wobble", False, wobble, "test", "user"))
+        assert LINEARISATION not in result.argument_names
+        assert (f"not used: flatness of σ at 0 is unknown: σ(0) = 0, slopes {expected}"
+                in result.reasons)
 
 
 # -- 5. a module Lake fails without a positioned Lean error ---------------------------------------
@@ -182,6 +195,23 @@ def test_module_failed_without_positioned_error_fails_its_theorems(project, stan
     assert data["exit_code"] == 1
     assert "proved" not in {r["verdict"] for r in data["results"]
                             if r["file"] == ACT}
+
+
+def test_why_a_module_failed_without_a_positioned_error():
+    stdout = 'info: stdout:\n{"severity":"error","pos":{"line":3'
+    stderr = "info: stderr:\nfirst line\nStack overflow detected. Aborting.\n"
+    exited = "error: Lean exited with code 134"
+    assert unpositioned_failure([stdout, stderr, exited]) == (
+        "error: Lean exited with code 134 (Lean's stderr: Stack overflow detected. Aborting.)")
+    # Lean's stdout is not its stderr; a stderr without Lake's error note still says why.
+    assert unpositioned_failure([stdout, exited]) == "error: Lean exited with code 134"
+    assert unpositioned_failure([stderr]) == ("Lake reported the module failed (Lean's stderr: "
+                                              "Stack overflow detected. Aborting.)")
+    assert unpositioned_failure(["info: stderr:\n  \n"]) == "Lake reported the module failed"
+    assert unpositioned_failure([]) == "Lake reported the module failed"
+    assert unpositioned_failure(["error: a\nmore", "error: b"]) == "error: a; error: b"
+    long = unpositioned_failure(["info: stderr:\n" + "x" * 300])
+    assert long == "Lake reported the module failed (Lean's stderr: " + "x" * 200 + ")"
 
 
 def test_crash_with_half_written_json_is_still_a_failure(project, standin):
