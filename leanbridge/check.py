@@ -501,7 +501,7 @@ def unpositioned_failure(notes: list[str]) -> str:
     errors, stderr = [], []
     for note in notes:
         head, _, rest = note.partition("\n")
-        if head.startswith("error: "):
+        if head.startswith("error: ") and head.removeprefix("error: ").strip():
             errors.append(head.strip())
         elif head == "info: stderr:" and rest.strip():
             stderr.append(rest.strip().splitlines()[-1][:200])

@@ -209,6 +209,8 @@ def test_why_a_module_failed_without_a_positioned_error():
                                               "Stack overflow detected. Aborting.)")
     assert unpositioned_failure(["info: stderr:\n  \n"]) == "Lake reported the module failed"
     assert unpositioned_failure([]) == "Lake reported the module failed"
+    assert unpositioned_failure(["error: ", "info: stderr:\nx"]) == (
+        "Lake reported the module failed (Lean's stderr: x)")
     assert unpositioned_failure(["error: a\nmore", "error: b"]) == "error: a; error: b"
     long = unpositioned_failure(["info: stderr:\n" + "x" * 300])
     assert long == "Lake reported the module failed (Lean's stderr: " + "x" * 200 + ")"
@@ -247,5 +249,9 @@ def test_audit_that_cannot_import_the_built_modules_is_infra_error(project, stan
     public = [r for r in result.records]
     assert public and {r.verdict for r in public} == {"infra_error"}
     assert public[0].detail.startswith("the audit cannot import the built modules: object file")
-    assert result.audit["runs"][0]["infra"] == public[0].detail
+    run = result.audit["runs"][0]
+    assert run["infra"] == public[0].detail
+    assert set(run) == {"command", "theorems", "seconds", "timed_out", "infra"}
+    assert run["theorems"] == len(public) and run["timed_out"] is False
+    assert isinstance(run["seconds"], float) and run["seconds"] == round(run["seconds"], 3)
     assert result.exit_code == 1
