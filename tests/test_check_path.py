@@ -137,6 +137,23 @@ def test_user_file_rewritten_and_rehashed_is_stale_not_ok(project, standin):
     assert result.exit_code == 1
 
 
+def test_gated_user_file_is_ok_as_written():
+    """The re-rendering from a user file's header keeps its gate (``"gated": true``)."""
+    from leanbridge.generate import user_family, user_output, write
+    import shutil
+    from pathlib import Path
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as scratch:
+        root = Path(scratch) / "lean"
+        shutil.copytree(Path(__file__).resolve().parents[1] / "lean", root,
+                        ignore=shutil.ignore_patterns(".lake"))
+        write(root, [user_output(user_family("Max(z,0)**2", "gate_sq", True))])
+        relative = "SkipAbsorption/Families/GateSq.lean"
+        assert parse_header((root / relative).read_text()).source["gated"] is True
+        assert {s.path: s.status for s in generate.check(root)}[relative] == "ok"
+
+
 # -- 4. a gate whose continuity SymPy cannot decide -----------------------------------------------
 
 def test_gate_of_undecided_continuity_gives_no_linearisation_argument():
@@ -191,6 +208,9 @@ def test_module_failed_without_positioned_error_fails_its_theorems(project, stan
     assert modules["SkipAbsorption.Families.Relu2"] == "blocked"
     assert records["SkipAbsorption.not_absorbable_of_posHomogeneous"].verdict == "proved"
     assert result.build_failed and result.exit_code == 1
+    assert result.lean_note.startswith("lake build failed (exit code 1; ")
+    assert result.lean_note.endswith("; 1 module(s) failed, "
+                                     f"{len(result.modules) - 1} not built)")
     data = json.loads(to_json(result))
     assert data["exit_code"] == 1
     assert "proved" not in {r["verdict"] for r in data["results"]
@@ -246,6 +266,7 @@ def test_audit_that_cannot_import_the_built_modules_is_infra_error(project, stan
     lake = standin(audit={"unbuilt": ["SkipAbsorption.Parity"]})
     result = run_check(project, lake=lake, timeout=60)
     assert not result.modules                      # the build itself succeeded
+    assert result.lean_note == "lake build succeeded"
     public = [r for r in result.records]
     assert public and {r.verdict for r in public} == {"infra_error"}
     assert public[0].detail.startswith("the audit cannot import the built modules: object file")
