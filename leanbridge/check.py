@@ -471,7 +471,7 @@ def module_statuses(project: Path, log: BuildLog, returncode: int | None,
             where = f"{file}:{errors[0].line}"
             detail = f"{errors[0].text.splitlines()[0]} ({where})"
         else:
-            detail = "; ".join(notes.get(module, [])) or "Lake reported the module failed"
+            detail = unpositioned_failure(notes.get(module, []))
         header = [m for m in errors if file not in first or m.line < first[file]]
         infra = bool(header) and "Mathlib" in header[0].text
         failed[module] = ModuleStatus(module, file, MODULE_FAILED, detail, errors, infra)
@@ -497,6 +497,23 @@ def module_statuses(project: Path, log: BuildLog, returncode: int | None,
             + (f": {', '.join(unnamed)}" if unnamed else
                (f": {log.other[-1][:200]}" if log.other else ""))))
     return statuses
+
+
+def unpositioned_failure(notes: list[str]) -> str:
+    """Why Lake failed a module that has no positioned Lean error (Lean killed for memory, a
+    crash): Lake's own error entries (``error: Lean exited with code 137``), first lines, and
+    the last line Lean wrote to stderr (logged as ``info: stderr:`` by ``compileLeanModule``)."""
+    errors, stderr = [], []
+    for note in notes:
+        head, _, rest = note.partition("\n")
+        if head.startswith("error: ") and head.removeprefix("error: ").strip():
+            errors.append(head.strip())
+        elif head == "info: stderr:" and rest.strip():
+            stderr.append(rest.strip().splitlines()[-1][:200])
+    if not errors and not stderr:
+        return "Lake reported the module failed"
+    detail = "; ".join(errors) or "Lake reported the module failed"
+    return detail + (f" (Lean's stderr: {stderr[-1]})" if stderr else "")
 
 
 def _failed_import(module: str, graph: dict[str, list[str]],

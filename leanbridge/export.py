@@ -252,6 +252,13 @@ def reason_markdown(reason: str, c: sp.Expr | None) -> str:
     return re.sub(r"\bW_(up|down)\b", r"$W_{\\mathrm{\1}}$", reason)
 
 
+def proved_outright(status: str, declaration: Declaration) -> bool:
+    """``\\leanok`` for a paper statement: Lean proved it, and it takes no premise as a named
+    hypothesis. (A plain function, not the property itself: mutmut mutates no decorated
+    function.)"""
+    return status == PROVED and not declaration.premise_hypotheses
+
+
 @dataclass(frozen=True)
 class Statement:
     """One exported statement: a family's argument theorem, with its formal status."""
@@ -342,7 +349,7 @@ class Statement:
     @property
     def proved(self) -> bool:
         """Proved by Lean outright (``\\leanok``): never for a theorem stated modulo a premise."""
-        return self.status == PROVED and not self.declaration.premise_hypotheses
+        return proved_outright(self.status, self.declaration)
 
     @property
     def premises(self) -> list[ExportedPremise]:

@@ -24,7 +24,6 @@ from click.testing import CliRunner
 from leanbridge.atomic import atomic_write
 from leanbridge.check import UsageError, run_check
 from leanbridge.cli import main
-from leanbridge.lean.messages import parse_axioms
 from leanbridge import check as check_module
 from leanbridge.reports import github_annotations, step_summary, terminal, to_json, to_junit
 
@@ -131,7 +130,8 @@ def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_p
     data = validate(result)
     assert data["toolchain"]["lake_version"].startswith("stand-in lake")
     record = by_decl(result)[RELU2_DEGREE]
-    assert record.axioms == ["propext", "Classical.choice", "Quot.sound"]
+    # (the order as Lean prints it is read from a fixture: tests/test_check_formats.py)
+    assert sorted(record.axioms) == ["Classical.choice", "Quot.sound", "propext"]
     assert record.family == "relu2" and record.argument == "degree"
     calls = [c for c in lake_calls(tmp_path) if c != ["--version"]]
     # One build, one audit elaborated with the package's options (lakefile [leanOptions]).
@@ -278,24 +278,16 @@ def test_axiom_outside_allowlist_and_allow_axiom(project, standin):
     assert "Lean.ofReduceBool" in allowed.allowlist
 
 
-def test_long_axiom_lists_are_wrapped_and_ordered_as_lean_does(project, standin, tmp_path):
+def test_long_axiom_lists_reach_the_verdict(project, standin):
+    """A long, wrapped answer (its format and order: tests/test_check_formats.py, against a
+    fixture) still decides: every axiom is read, ``sorryAx`` among them."""
     many = ["Quot.sound", "sorryAx", "Classical.choice", "propext", "My.Very.Long.axiomName",
             "Another.long_axiom_name_here", "zz_axiom"]
     lake = standin(axioms={"SkipAbsorption.absorbable_of_sCondition": many})
     record = by_decl(run_check(project, lake=lake, timeout=60, allow=tuple(many)))[
         "SkipAbsorption.absorbable_of_sCondition"]
-    # Name.lt: fewer components first, then component by component.
-    assert record.axioms == ["propext", "sorryAx", "zz_axiom", "Another.long_axiom_name_here",
-                             "Classical.choice", "Quot.sound", "My.Very.Long.axiomName"]
+    assert sorted(record.axioms) == sorted(many)
     assert record.verdict == "sorry"
-    sys.path.insert(0, str(STANDIN.parent))
-    try:
-        import lake_standin
-    finally:
-        sys.path.remove(str(STANDIN.parent))
-    wrapped = lake_standin.print_axioms("SkipAbsorption.absorbable_of_sCondition", many)
-    assert "\n " in wrapped and parse_axioms(wrapped)[
-        "SkipAbsorption.absorbable_of_sCondition"] == record.axioms
 
 
 def test_private_theorem_is_audited_in_a_copy_of_its_file(project, standin, tmp_path):

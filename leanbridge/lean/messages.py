@@ -12,7 +12,22 @@ and ``src/lake/Lake/Util/Log.lean``):
   the file relative to the package, the message text trimmed, continued on the next lines);
   Lake's own entries (``error: Lean exited with code 1``) have no position;
 * at the end, when jobs failed, ``Some required targets logged failures:`` and ``- {caption}``
-  per failed job.
+  per failed job (``reportResult``; older Lakes said ``Some required builds logged failures:`` or
+  ``Some builds logged failures:``, all three are read), then ``error: build failed``;
+* a module whose Lean process died without a message (killed for memory, a crash) has no
+  positioned entry at all: ``compileLeanModule`` (``src/lake/Lake/Build/Actions.lean``) logs
+  what Lean printed as ``info: stdout:`` / ``info: stderr:`` and then ``error: Lean exited with
+  code {n}``; the module is still marked ``✖`` and listed as failed;
+* on a terminal (ANSI), job lines and levels are coloured (``Ansi.chalk``) and a spinner line
+  ``⣾ [i/n] Running …`` is redrawn behind ``\\x1b[2K\\r``: colours are removed, and spinner
+  lines are skipped;
+* the file of a positioned entry is the module's path relative to the package
+  (``relPathFrom``); Lakes before that printed it with ``./`` prefixes, one per joined
+  relative directory (``././SkipAbsorption/A.lean``, ``././././SkipAbsorption/A.lean``): every
+  leading ``./`` is dropped.
+
+The fixtures in ``tests/fixtures/lean_output/`` (README there: where each format was read) are
+our own logs written in these formats; the parser is tested against them.
 
 **``lean --json``** prints one JSON object per line (Lean's ``SerialMessage``: ``fileName``,
 ``pos {line, column}``, ``endPos``, ``severity``, ``caption``, ``data``, ``kind``). Lines that
@@ -46,6 +61,11 @@ _JOB = re.compile(r"^(?P<icon>[✔ℹ⚠✖]) \[(?P<n>\d+)/(?P<total>\d+)\](?: \
 _ENTRY = re.compile(r"^(?P<level>trace|info|warning|error): (?P<message>.*)$")
 _POSITION = re.compile(r"^(?P<file>[^\s:][^:]*\.lean):(?P<line>\d+):(?P<col>\d+)"
                        r"(?:-(?P<end_line>\d+):(?P<end_col>\d+))?: ?(?P<text>.*)$", re.S)
+# The progress line Lake redraws on a terminal (``renderProgress``: a spinner frame, then
+# ``[{jobNo}/{totalJobs}] Running …``), cut off by ``\x1b[2K\r``: not part of any entry.
+_PROGRESS = re.compile(r"^[⣾⣷⣯⣟⡿⢿⣻⣽] \[\d+/\d+\] Running ")
+_FAILURES = re.compile(r"^Some (?:required )?(?:builds|targets) logged failures:\s*$")
+_DOT_PREFIX = re.compile(r"^(?:\./)+")
 _LEVELS = {"info": INFORMATION, "warning": WARNING, "error": ERROR, "trace": INFORMATION}
 
 
@@ -64,16 +84,28 @@ class Message:
 
     @property
     def is_heartbeat_timeout(self) -> bool:
-        return self.severity == ERROR and bool(_HEARTBEATS.search(self.text))
+        return heartbeat_timeout(self.severity, self.text)
 
     @property
     def is_sorry_warning(self) -> bool:
-        return self.severity == WARNING and bool(_SORRY_WARNING.search(self.text))
+        return sorry_warning(self.severity, self.text)
 
     def to_dict(self) -> dict:
         return {"severity": self.severity, "file": self.file, "line": self.line,
                 "column": self.column, "end_line": self.end_line,
                 "end_column": self.end_column, "kind": self.kind, "text": self.text}
+
+
+# Deciding properties delegate to plain functions: mutmut mutates no decorated function.
+
+def heartbeat_timeout(severity: str, text: str) -> bool:
+    """An error saying Lean's deterministic (heartbeat) limit was reached."""
+    return severity == ERROR and bool(_HEARTBEATS.search(text))
+
+
+def sorry_warning(severity: str, text: str) -> bool:
+    """Lean's warning ``declaration uses `sorry``` (either quoting)."""
+    return severity == WARNING and bool(_SORRY_WARNING.search(text))
 
 
 def parse_json_messages(output: str) -> tuple[list[Message], list[str]]:
@@ -144,7 +176,7 @@ class Job:
 
     @property
     def failed(self) -> bool:
-        return self.icon == "✖"
+        return job_failed(self.icon)
 
 
 @dataclass
@@ -161,15 +193,25 @@ class BuildLog:
 
     @property
     def failed_captions(self) -> list[str]:
-        seen = [j.caption for j in self.jobs if j.failed] + self.failures
-        return list(dict.fromkeys(seen))
+        return failed_captions(self.jobs, self.failures)
+
+
+def job_failed(icon: str) -> bool:
+    """Lake marks a failed job ``✖`` (``LogLevel.icon`` of ``.error``)."""
+    return icon == "✖"
+
+
+def failed_captions(jobs: list[Job], failures: list[str]) -> list[str]:
+    """The failed jobs (``✖``) and those of the failure list, each once, in order."""
+    seen = [j.caption for j in jobs if job_failed(j.icon)] + failures
+    return list(dict.fromkeys(seen))
 
 
 def _entry_message(level: str, message: str) -> Message | None:
     match = _POSITION.match(message)
     if match is None:
         return None
-    return Message(match["file"].removeprefix("./"), int(match["line"]), int(match["col"]),
+    return Message(_DOT_PREFIX.sub("", match["file"]), int(match["line"]), int(match["col"]),
                    int(match["end_line"]) if match["end_line"] else None,
                    int(match["end_col"]) if match["end_col"] else None,
                    _LEVELS[level], match["text"].strip())
@@ -207,7 +249,10 @@ def parse_build_log(output: str) -> BuildLog:
             current = Job(job["caption"], job["icon"], job["verb"])
             jobs.append(current)
             continue
-        if line.startswith("Some required targets logged failures:"):
+        if _PROGRESS.match(line):
+            flush()
+            continue
+        if _FAILURES.match(line):
             flush()
             in_failures, current = True, None
             continue
