@@ -23,7 +23,7 @@ from test_check import by_decl, project, standin  # noqa: F401
 
 FIXTURES = Path(__file__).with_name("fixtures") / "lean_output"
 STANDIN = Path(__file__).with_name("lake_standin.py")
-ACT = "SkipAbsorption/Activations.lean"
+ACT = "SkipAbsorption/Premises/ReluPowers.lean"
 UNSOLVED = ("unsolved goals\nt : ℝ\nht : 0 < t\nz : ℝ\n"
             "⊢ max (t * z) 0 ^ 2 = t ^ 2 * max z 0 ^ 2")
 LONG = "SkipAbsorption.Families.relu2_not_absorbable_degree"
@@ -49,13 +49,13 @@ def test_build_log_jobs_entries_and_failure_list():
     log = parse_build_log(fixture("lake_build_failed.log"))
     assert [(j.icon, j.verb, j.caption) for j in log.jobs] == [
         ("✔", "Built", "SkipAbsorption.Defs"), ("⚠", "Built", "SkipAbsorption.Degree"),
-        ("✖", "Building", "SkipAbsorption.Activations"),
+        ("✖", "Building", "SkipAbsorption.Premises.ReluPowers"),
         ("✖", "Building", "SkipAbsorption.Parity"),
         ("ℹ", "Built", "SkipAbsorption.Linearisation")]
-    assert log.failures == ["SkipAbsorption.Activations", "SkipAbsorption.Parity"]
-    assert log.failed_captions == ["SkipAbsorption.Activations", "SkipAbsorption.Parity"]
+    assert log.failures == ["SkipAbsorption.Premises.ReluPowers", "SkipAbsorption.Parity"]
+    assert log.failed_captions == ["SkipAbsorption.Premises.ReluPowers", "SkipAbsorption.Parity"]
     errors = [m for m in log.messages if m.severity == "error"]
-    assert [(m.file, m.line, m.column, m.text) for m in errors] == [(ACT, 69, 2, UNSOLVED)]
+    assert [(m.file, m.line, m.column, m.text) for m in errors] == [(ACT, 36, 2, UNSOLVED)]
     warning = log.jobs[1].messages[0]
     assert (warning.severity, warning.file, warning.line) == ("warning", "SkipAbsorption/"
                                                                          "Degree.lean", 3)
@@ -76,14 +76,14 @@ def test_build_log_jobs_entries_and_failure_list():
 def test_module_failed_without_positioned_error_and_its_importers(project):
     log = parse_build_log(fixture("lake_build_failed.log"))
     statuses = {m.module: m for m in module_statuses(project, log, 1, scan_project(project))}
-    activations = statuses["SkipAbsorption.Activations"]
+    activations = statuses["SkipAbsorption.Premises.ReluPowers"]
     assert activations.status == "failed"
-    assert activations.detail == f"unsolved goals ({ACT}:69)"
+    assert activations.detail == f"unsolved goals ({ACT}:36)"
     parity = statuses["SkipAbsorption.Parity"]
     assert (parity.status, parity.messages) == ("failed", [])
     assert parity.detail == ("error: Lean exited with code 137 (Lean's stderr: INTERNAL PANIC: "
                              "out of memory)")
-    assert statuses["SkipAbsorption.Families.Relu2"].status == "blocked"   # imports Activations
+    assert statuses["SkipAbsorption.Families.Relu2"].status == "blocked"   # imports Premises.ReluPowers
     assert statuses["SkipAbsorption.Families.Relu"].status == "blocked"    # imports Parity
     assert statuses["SkipAbsorption.Families.Relu"].detail == (
         "not built: it imports SkipAbsorption.Parity, which failed to build")
@@ -92,26 +92,26 @@ def test_module_failed_without_positioned_error_and_its_importers(project):
 
 def test_old_lake_path_prefixes_and_failure_header():
     log = parse_build_log(fixture("lake_build_old_prefixes.log"))
-    assert [(m.file, m.line) for m in log.messages] == [(ACT, 69),
+    assert [(m.file, m.line) for m in log.messages] == [(ACT, 36),
                                                        ("SkipAbsorption/Parity.lean", 35)]
-    assert log.failures == ["SkipAbsorption.Activations", "SkipAbsorption.Parity"]
+    assert log.failures == ["SkipAbsorption.Premises.ReluPowers", "SkipAbsorption.Parity"]
     assert parse_build_log("Some builds logged failures:\n- A.b\n").failures == ["A.b"]
 
 
 def test_ansi_terminal_log_with_spinner_lines():
     log = parse_build_log(fixture("lake_build_ansi.log"))
     assert [(j.icon, j.caption) for j in log.jobs] == [
-        ("✔", "SkipAbsorption.Defs"), ("✖", "SkipAbsorption.Activations"),
+        ("✔", "SkipAbsorption.Defs"), ("✖", "SkipAbsorption.Premises.ReluPowers"),
         ("✔", "SkipAbsorption.Parity")]
     assert [m.text for m in log.messages] == ["unsolved goals\n⊢ False"]
     assert log.jobs[1].notes == ["error: Lean exited with code 1"]
-    assert log.failures == ["SkipAbsorption.Activations"]
+    assert log.failures == ["SkipAbsorption.Premises.ReluPowers"]
     assert not any("Running" in line for line in log.other)
 
 
 def test_run_check_on_a_replayed_lake_build_log(project, standin, tmp_path):
     """``run_check`` with a ``lake`` whose build prints the fixture log verbatim (exit 1); the
-    audit is the stand-in's. Activations (positioned error) and Parity (crashed) fail."""
+    audit is the stand-in's. Premises.ReluPowers (positioned error) and Parity (crashed) fail."""
     replay = tmp_path / "replay-lake"
     replay.write_text(
         "#!/bin/sh\n"
@@ -160,7 +160,7 @@ def test_audit_run_on_the_json_fixture(monkeypatch, tmp_path):
     stdout = fixture("lean_json_audit.jsonl")
     names = ["SkipAbsorption.relu2_posHomogeneous", "SkipAbsorption.relu2_eq_self", LONG,
              "SkipAbsorption.gone"]
-    text, first = check_module.audit_text(["SkipAbsorption.Activations",
+    text, first = check_module.audit_text(["SkipAbsorption.Premises.ReluPowers",
                                            "SkipAbsorption.Families.Relu2"], names)
     assert first == 5                     # the fixture's answers are on lines 5–8
 
@@ -168,7 +168,7 @@ def test_audit_run_on_the_json_fixture(monkeypatch, tmp_path):
         return process.Completed(tuple(command), 1, stdout, "", 0.5, False, None)
 
     monkeypatch.setattr(process, "run", fake)
-    run = run_audit("lake", tmp_path, names, 60, imports=["SkipAbsorption.Activations",
+    run = run_audit("lake", tmp_path, names, 60, imports=["SkipAbsorption.Premises.ReluPowers",
                                                            "SkipAbsorption.Families.Relu2"])
     assert run.axioms == {
         "SkipAbsorption.relu2_posHomogeneous": ["propext", "Classical.choice", "Quot.sound"],
@@ -199,13 +199,13 @@ def test_standin_build_lines_are_the_fixture_formats():
     lines = fixture("lake_build_failed.log").splitlines()
     assert standin_module.job_line("✔", 1, 7, "Built", "SkipAbsorption.Defs", 812) in lines
     assert standin_module.job_line("⚠", 2, 7, "Built", "SkipAbsorption.Degree", 1200) in lines
-    assert standin_module.job_line("✖", 3, 7, "Building", "SkipAbsorption.Activations",
+    assert standin_module.job_line("✖", 3, 7, "Building", "SkipAbsorption.Premises.ReluPowers",
                                    12000) in lines
-    assert standin_module.entry_line("error", ACT, 69, 2, "unsolved goals") in lines
-    footer = standin_module.failure_footer(["SkipAbsorption.Activations",
+    assert standin_module.entry_line("error", ACT, 36, 2, "unsolved goals") in lines
+    footer = standin_module.failure_footer(["SkipAbsorption.Premises.ReluPowers",
                                             "SkipAbsorption.Parity"])
     assert "\n".join(footer) in "\n".join(lines)
-    old = standin_module.failure_footer(["SkipAbsorption.Activations", "SkipAbsorption.Parity"],
+    old = standin_module.failure_footer(["SkipAbsorption.Premises.ReluPowers", "SkipAbsorption.Parity"],
                                         "Some required builds logged failures:")
     assert "\n".join(old) in fixture("lake_build_old_prefixes.log")
 

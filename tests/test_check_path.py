@@ -191,20 +191,20 @@ def test_undecided_slope_is_reported_side_by_side():
 # -- 5. a module Lake fails without a positioned Lean error ---------------------------------------
 
 def test_module_failed_without_positioned_error_fails_its_theorems(project, standin, tmp_path):
-    """Lean killed (exit 137) while building Activations: Lake marks it ✖ with only its own
+    """Lean killed (exit 137) while building Premises/ReluPowers: Lake marks it ✖ with only its own
     notes. Its theorems are errors, its importers are not built, and the check exits 1."""
     lake = standin(crash={ACT: {"code": 137, "stderr": "INTERNAL PANIC: out of memory"}})
     result = run_check(project, lake=lake, timeout=60)
     records = by_decl(result)
     own = records["SkipAbsorption.relu2_posHomogeneous"]
     assert own.verdict == "error" and not own.messages
-    assert own.detail == ("its module SkipAbsorption.Activations failed to build: error: Lean "
+    assert own.detail == ("its module SkipAbsorption.Premises.ReluPowers failed to build: error: Lean "
                           "exited with code 137 (Lean's stderr: INTERNAL PANIC: out of memory)")
     dependent = records[RELU2_DEGREE]
     assert dependent.verdict == "error"
-    assert "it imports SkipAbsorption.Activations, which failed to build" in dependent.detail
+    assert "it imports SkipAbsorption.Premises.ReluPowers, which failed to build" in dependent.detail
     modules = {m.module: m.status for m in result.modules}
-    assert modules["SkipAbsorption.Activations"] == "failed"
+    assert modules["SkipAbsorption.Premises.ReluPowers"] == "failed"
     assert modules["SkipAbsorption.Families.Relu2"] == "blocked"
     assert records["SkipAbsorption.not_absorbable_of_posHomogeneous"].verdict == "proved"
     assert result.build_failed and result.exit_code == 1
