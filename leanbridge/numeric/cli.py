@@ -655,12 +655,13 @@ absorb' (Gram system, rounding certificate, MILP fallback): one block's tensors
 in memory at a time (per job), results in block order whatever --jobs.
 
 \b
-BIASES. The paper's theory is bias-free. With biases the sign-flip construction
-still works (negate the rows of W_up and the up-bias entries in S; c·b_i·w_i for
-i in S goes into the output bias), so "absorbable" is decided and constructed;
-necessity is not proven with biases, so a failed S-condition (or a `never`
-family) is reported as "no decision (biases: necessity not proven)" (exit 1)
-unless --ignore-biases asks the bias-free question x + W_down σ(W_up x).
+BIASES. With biases the S-condition decides as without them: the sign-flip
+construction still works (negate the rows of W_up and the up-bias entries in S;
+c·b_i·w_i for i in S goes into the output bias), and by the large-scale limit
+(R4) the condition is also necessary for ReLU, GELU, GELU-tanh, SiLU and
+softplus blocks (nondegenerate weights), so a failed S-condition is "not
+absorbable" (exit 0); tanh/sigmoid blocks never absorb. --ignore-biases is a
+no-op (kept for old scripts).
 Normalisation layers (GPT-2's ln_2 before the MLP, BERT's LayerNorm after the
 sum) are not part of the block decided.
 
@@ -686,8 +687,8 @@ has no decision, 2 bad input (one line on stderr).
 @click.option("--blocks", "blocks_text", metavar="LIST",
               help="Blocks to scan, e.g. 0,3,5-7 (default: all).")
 @click.option("--ignore-biases", is_flag=True,
-              help="Decide the bias-free block (drop the biases): the paper's question; the "
-                   "verdicts then do not cover the model with its biases.")
+              help="No-op (kept for old scripts): the biases never change the verdict "
+                   "(R4), so the blocks are decided with them.")
 @click.option("--jobs", type=int, default=1, show_default=True, metavar="N",
               help="Blocks decided at once (threads; each holds one block in memory).")
 @click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True,
