@@ -95,9 +95,11 @@ def test_never_family_exit_0_and_undetermined_exit_1(run, files):
     assert "not absorbable for any weights" in never.output and "Prop 5" in never.output
     gated = run(absorb, files["dir"] / "random.npz", "--activation", "swiglu", "--json")
     assert gated.exit_code == 0 and json.loads(gated.output)["numerics"] is False
-    undetermined = run(absorb, files["dir"] / "random.npz", "--activation", "tanh")
-    assert undetermined.exit_code == 1
-    assert "no decision possible" in undetermined.output
+    bounded = run(absorb, files["dir"] / "random.npz", "--activation", "tanh")
+    assert bounded.exit_code == 0 and "not absorbable for any weights" in bounded.output
+    gated = run(absorb, files["dir"] / "random.npz", "--activation", "glu")
+    assert gated.exit_code == 1
+    assert "implemented for ungated blocks only" in gated.output
 
 
 @pytest.mark.parametrize("suffix", [".npz", ".safetensors"])
