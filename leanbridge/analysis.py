@@ -414,7 +414,7 @@ def _recession_argument(family: Family, rec: "recession_mod.Recession | None"
         why = rec.reason if rec is not None else "not computed"
         return None, f"recession: unknown ({why})"
     if rec.profile == recession_mod.ZERO:
-        names = ", ".join(_zero_profile_names(family, rec))
+        names = _zero_profile_names(family, rec)
         bounded = ("σ is bounded" if rec.bounded else "σ is sublinear"
                    if rec.bounded is False else "boundedness of σ unknown")
         return Argument(RECESSION, (
@@ -423,16 +423,16 @@ def _recession_argument(family: Family, rec: "recession_mod.Recession | None"
             "evaluating A x + W_down σ(W_up x) = V_down σ(V_up x) at t·x and dividing by t "
             "gives A x = 0 as t → ∞: no block absorbs a skip A ≠ 0, for any d, n and weights "
             "(the large-scale limit, R2, a result of this project, recession.md)",
-            f"in Lean ({NOT_COMPILED}): {names}",
+            *(f"in Lean ({NOT_COMPILED}): {name}" for name in names),
         )), ""
     if rec.profile == recession_mod.RELU:
         return Argument(RECESSION_RELU, (
             "σ(t)/t → 1 and σ(−t)/t → 0 as t → ∞ (sympy.limit), so σ(t·z)/t → relu(z) for "
-            "every z",
-            "so an absorbing block gives, in the limit t → ∞ of the identity at t·x divided by "
-            "t, an absorbing ReLU block with the same weights (R1): for nondegenerate weights "
-            "the S-condition W_down[:,S] W_up[S,:] = −I_d is necessary (R3, recession.md; in "
-            f"Lean ({NOT_COMPILED}): {library.RECESSION_LEAN['necessity']})",
+            "every z; the identity at t·x divided by t gives, as t → ∞, a ReLU block absorbing "
+            "the skip with the same weights (R1)",
+            "so for nondegenerate weights the S-condition W_down[:,S] W_up[S,:] = −I_d is "
+            f"necessary (R3, recession.md; in Lean, {NOT_COMPILED}: "
+            f"{library.RECESSION_LEAN['necessity']})",
         )), ""
     return None, rec.text
 
@@ -442,11 +442,12 @@ def _zero_profile_names(family: Family, rec: "recession_mod.Recession") -> list[
     names = []
     if family.name in library.BOUNDED_FAMILIES and _is_catalog(family):
         bounded = library.BOUNDED_FAMILIES[family.name]
-        names += [bounded["never"], bounded["biased_never"] + " (with biases)"]
-    names.append(library.RECESSION_LEAN["sublinear"])
+        names += [bounded["never"] + " (any d, n and weights)",
+                  bounded["biased_never"] + " (with biases)"]
+    names.append(library.RECESSION_LEAN["sublinear"] + " (σ(t·z)/t → 0)")
     if rec.bounded:
-        names += [library.RECESSION_LEAN["bounded"],
-                  library.RECESSION_LEAN["biased_bounded"] + " (with biases)"]
+        names += [library.RECESSION_LEAN["bounded"] + " (σ bounded)",
+                  library.RECESSION_LEAN["biased_bounded"] + " (σ bounded, with biases)"]
     return names
 
 
@@ -464,7 +465,8 @@ def _gate_parity_argument(family: Family) -> tuple[Argument | None, sp.Expr | No
         "so negating the rows of W_gate and the columns of W_down in an index set S (W_val "
         "kept) turns units into linear terms: the skip is absorbed whenever W_down[:,S] "
         f"W_val[S,:] = {minus_inverse_identity(c)} (gate parity, recession.md §8, a result of "
-        f"this project; in Lean ({NOT_COMPILED}): {library.RECESSION_LEAN['gate_parity']})",
+        "this project)",
+        f"in Lean ({NOT_COMPILED}): {library.RECESSION_LEAN['gate_parity']}",
     )), c, ""
 
 
@@ -503,9 +505,11 @@ def _recession_library_lines(family: Family) -> list[str]:
     if "characterisation" in own:
         return [
             f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is necessary "
-            f"and sufficient, any d ({own['characterisation']}); for an invertible skip A, "
-            f"W_down[:,S] W_up[S,:] = −A ({own['characterisation_skip']}); by the large-scale "
-            f"limit ({own['recession']}, {library.RECESSION_LEAN['necessity']})",
+            f"and sufficient, any d ({own['characterisation']}), by the large-scale limit "
+            f"({own['recession']})",
+            f"in Lean ({NOT_COMPILED}): for an invertible skip A, nondegenerate weights, "
+            f"absorbable iff W_down[:,S] W_up[S,:] = −A for some S "
+            f"({own['characterisation_skip']})",
             f"with biases (R4, in Lean, {NOT_COMPILED}): a biased block absorbs its identity "
             "skip (the absorbing block with biases of its own) iff the same S-condition holds "
             f"({own['biased_characterisation']})",
@@ -563,7 +567,7 @@ def never_theorems(analysis: "Analysis") -> list[str]:
     otherwise; the other never-arguments are instantiated in the family files)."""
     if analysis.verdict != NEVER or RECESSION not in analysis.argument_names:
         return []
-    return [name.removesuffix(" (with biases)")
+    return [name.split(" (", 1)[0]
             for name in _zero_profile_names(analysis.family, analysis.recession)]
 
 

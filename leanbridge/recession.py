@@ -164,7 +164,8 @@ def _compute(expr: sp.Expr) -> Recession:
         return Recession(p, q, None, UNKNOWN, "; ".join(w for w in (why_p, why_q) if w))
     finite = finite_real(p) and finite_real(q)
     bounded = _bounded(expr) if finite and p == 0 and q == 0 else (False if not finite else None)
-    facts = f"lim σ(t)/t = {sp.sstr(p)}, lim σ(−t)/t = {sp.sstr(q)} as t → ∞ (sympy.limit)"
+    facts = (f"(p, q) = ({sp.sstr(p)}, {sp.sstr(q)}) with p = lim σ(t)/t, q = lim σ(−t)/t as "
+             "t → ∞ (sympy.limit)")
     if not finite:
         return Recession(p, q, bounded, NONE, facts + ": no finite large-scale profile")
     if p == 0 and q == 0:

@@ -19,6 +19,10 @@ LITTLE_O = "isLittleO"        # σ =o[𝓝 0] (fun z => z)
 TENDSTO = "tendsto"           # Tendsto g (𝓝 0) (𝓝 0)
 EVEN = "even"                 # ∀ z, σ (-z) = σ z
 ODD = "odd"                   # ∀ z, σ z - σ (-z) = z   (c = 1)   or   = c * z
+#: ∀ z, Tendsto (fun t => σ (t * z) / t) atTop (𝓝 0)   (the large-scale limit, R2)
+TENDSTO_DIV_ZERO = "tendsto_div_zero"
+#: ∀ z, Tendsto (fun t => σ (t * z) / t) atTop (𝓝 (relu z))   (R3)
+TENDSTO_DIV_RELU = "tendsto_div_relu"
 
 
 @dataclass(frozen=True)
@@ -349,7 +353,7 @@ CERTIFICATE_NAMES = frozenset({
 #: family named like one would be captured by the binder inside the generated proofs.
 TEMPLATE_BINDERS = frozenset({
     "z", "t", "x", "d", "n", "i", "e", "h", "hd", "ht", "h0", "hc", "htanh", "hz", "hb", "hnn",
-    "ws", "vs", "hvs", "A", "hA", "Wd", "Wu", "Wg", "Wv", "S", "hS", "hσ"})
+    "ws", "vs", "hvs", "A", "hA", "Wd", "Wu", "Wg", "Wv", "S", "hS", "hσ", "hρ", "hnd"})
 #: Numbered binders (`a1 a2 …` for atom rewrites, `h1 hh1 …` for little-o pieces).
 TEMPLATE_BINDER_PATTERN = r"(a|h|hh)[0-9]+"
 
@@ -363,7 +367,8 @@ RESERVED_NAMES = frozenset(
     | PREMISE_LEMMAS
     | set(GENERAL_THEOREMS)
     | {"mlp", "gatedMlp", "Absorbable", "GatedAbsorbable", "resStack", "plainStack", "mlpOf",
-       "gatedMlpOf", "Real", "Matrix", "Finset", "Tendsto"}
+       "gatedMlpOf", "Real", "Matrix", "Finset", "Tendsto", "Nondegenerate", "Filter"}
+    | _RECESSION_SHORT
     | {"one_mul", "inv_one", "neg_smul", "one_smul", "one_ne_zero", "max_def", "min_def",
        "abs_mul", "abs_of_pos", "abs_neg", "neg_neg", "max", "min", "abs"}
     | {name for name in CERTIFICATE_NAMES if "." not in name}
