@@ -96,6 +96,15 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                    "R3 (beyond the paper)",
                    "If σ(t z)/t → relu z for every z, σ(z) − σ(−z) = z and the weights are "
                    "nondegenerate, the identity skip is absorbed iff the S-condition holds"),
+    GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.RecessionRelu", "Thm 10 (only if)",
+                   "GELU, nondegenerate weights: the identity skip is absorbed iff the "
+                   "S-condition holds (by the large-scale limit)"),
+    *(GeneralTheorem(f"absorbable_{name}_iff", "SkipAbsorption.RecessionRelu",
+                     "R3 (beyond the paper)",
+                     f"{display}, nondegenerate weights: the identity skip is absorbed iff the "
+                     "S-condition holds (by the large-scale limit)")
+      for name, display in (("geluTanh", "GELU (tanh)"), ("swish", "SiLU"),
+                            ("softplus", "softplus"))),
 )}
 
 #: Paper results and the general theorems that formalise them (for the dependency graph).
@@ -167,11 +176,15 @@ NOTE_LIBRARY: dict[str, tuple[str, ...]] = {
            "not_absorbable_tanh", "not_absorbable_sigmoid"),
     "R3": ("exists_sCondition_of_absorbable_of_tendsto_div_relu",
            "absorbable_iff_of_tendsto_div_relu", "absorbable_geluTanh_iff",
-           "absorbable_swish_iff", "absorbable_softplus_iff"),
+           "absorbable_swish_iff", "absorbable_softplus_iff",
+           "absorbable_geluTanh_iff_of_isUnit_det", "absorbable_swish_iff_of_isUnit_det",
+           "absorbable_softplus_iff_of_isUnit_det"),
     "R4": ("biasedAbsorbable_of_sCondition", "absorbable_of_biasedAbsorbable_of_tendsto",
            "biasedAbsorbable_relu_iff", "biasedAbsorbable_gelu_iff",
-           "eq_zero_of_biasedAbsorbable_of_bounded"),
-    "gate parity (§8)": ("gatedAbsorbable_of_gateParity",),
+           "biasedAbsorbable_geluTanh_iff", "biasedAbsorbable_swish_iff",
+           "biasedAbsorbable_softplus_iff", "eq_zero_of_biasedAbsorbable_of_bounded",
+           "not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
+    "gate parity (§8)": ("gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
 }
 
 #: The Lean declarations behind the paper's ReLU characterisation and the width results beyond
