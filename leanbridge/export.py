@@ -505,7 +505,10 @@ class Export:
 
     @property
     def paper_library(self) -> list[LibraryRow]:
-        return [r for r in self.library if not r.statement.beyond_the_paper]
+        """The paper's rows; in a named export (no section beyond the paper) also the rows
+        beyond the paper its statements instantiate."""
+        return [r for r in self.library
+                if not r.statement.beyond_the_paper or self.beyond is None]
 
     @property
     def beyond_library(self) -> list[LibraryRow]:
