@@ -129,3 +129,50 @@ def necessity_citation(family: Family, analysis: Analysis, biases: bool, skip: b
     skip_text = ", A invertible" if skip else ""
     return (f"by {paper} (hypotheses as in its Lean statement {lean}: nondegenerate "
             f"weights{skip_text}, any d; {NOT_COMPILED}) that condition is necessary")
+
+
+def read_biases(wf, block, up_key: str | None = None, down_key: str | None = None):
+    """The biases of a block read by ``leanbridge absorb`` from a weight file: (b_up, b_down),
+    each a float64 vector or None; notes about them go to ``block.notes``.
+
+    A bias belongs to W_up when its key is W_up's with ``weight`` → ``bias`` (``fc1.bias``
+    beside ``fc1.weight``) or is named ``b_up``; likewise W_down and ``b_down``; otherwise by
+    its length when that decides (n ≠ d, one vector of that length). Others are ignored, and
+    the note says so."""
+    keys = wf.bias_keys()
+    block.notes[:] = [n for n in block.notes if not n.startswith("the file has biases (")]
+    if not keys:
+        return None, None
+    up_key = up_key or block.keys.get("up")
+    down_key = down_key or block.keys.get("down")
+    d, n = block.d, block.n
+    found: dict[str, tuple[str, object]] = {}
+    vectors = {}
+    for key in keys:
+        vector, _ = wf.read(key, f"bias {key!r}", ndim=1)
+        vectors[key] = vector
+    for key, vector in vectors.items():
+        last = key.rsplit(".", 1)[-1].lower()
+        for role, weight, name, size in (("up", up_key, "b_up", n), ("down", down_key, "b_down", d)):
+            beside = weight is not None and weight.endswith("weight") and \
+                key == weight[:-len("weight")] + "bias"
+            if (beside or last == name) and len(vector) == size and role not in found:
+                found[role] = (key, vector)
+    for role, size in (("up", n), ("down", d)):
+        if role in found or n == d:
+            continue
+        same = [k for k, v in vectors.items() if len(v) == size
+                and k not in {key for key, _ in found.values()}]
+        if len(same) == 1:
+            found[role] = (same[0], vectors[same[0]])
+    used = {key for key, _ in found.values()}
+    if used:
+        block.notes.append(
+            "biases used: the block is x ↦ x + W_down σ(W_up x + b_up) + b_down with "
+            + ", ".join(f"b_{role} = {key!r}" for role, (key, _) in sorted(found.items())
+                        if role in ("up", "down")))
+    ignored = [k for k in keys if k not in used]
+    if ignored:
+        block.notes.append(f"bias tensors not attributed to W_up or W_down, ignored: "
+                           f"{', '.join(repr(k) for k in ignored)}")
+    return (found.get("up", (None, None))[1], found.get("down", (None, None))[1])

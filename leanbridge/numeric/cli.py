@@ -103,10 +103,13 @@ By the family's analysis verdict ('leanbridge analyse NAME'):
 If S exists: absorbable — V_up = W_up with the rows in S negated, V_down = W_down
 (written with --out), verified on random inputs (max relative error).
 If not: the relaxed distance min over a ∈ [0,1]^n of ‖W_down diag(a) W_up + A/c‖_F,
-and "not absorbable" when the paper proves the condition necessary (ReLU, GELU;
-A invertible; nondegenerate weights; d ≥ 2, although the Lean statement for
-ReLU, absorbable_relu_iff, has no hypothesis on d; it is not compiled here)
-— "no decision" (exit 1) otherwise.
+and "not absorbable" when the condition is proved necessary (ReLU: paper Thm 8;
+GELU, GELU-tanh, SiLU, softplus: the large-scale limit, GELU's being paper Thm 10;
+A invertible; nondegenerate weights; d ≥ 2, although the Lean statements have no
+hypothesis on d; they are not compiled here) — "no decision" (exit 1) otherwise.
+Biases in the file (fc1.bias beside fc1.weight, or b_up/b_down) are used: the
+block is x + W_down σ(W_up x + b_up) + b_down; --out then also writes V_b_up
+(b_up negated on S) and V_b_down (b_down + c·W_down[:,S] b_up[S]).
 S is reported with 0-based indices. Tolerance: the condition must hold to
 1e-9·‖A/c‖_F + 16·(ε_dtype + √n·ε64)·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
 
@@ -146,6 +149,7 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
     _numeric_stack("absorb")
     from leanbridge.analysis import CONDITIONAL, analyse
     from leanbridge.numeric import absorb as absorb_mod
+    from leanbridge.numeric import biased as biased_mod
     from leanbridge.numeric import theory_checks
     from leanbridge.numeric.weights import WeightFile, block_from
 
@@ -169,9 +173,11 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
                                 "the given keys were checked)")
         else:
             block = block_from(wf, down_key, up_key, skip_key, transpose)
+            b_up, b_down = biased_mod.read_biases(wf, block)
             source.update(keys=block.keys, stored_dtype_eps=block.eps, transposed=transpose)
             result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A, block.eps,
-                                       time_limit=time_limit, seed=seed, notes=block.notes)
+                                       time_limit=time_limit, seed=seed, notes=block.notes,
+                                       b_up=b_up, b_down=b_down)
             theory_checks.annotate(result, block.W_down, block.W_up, block.A, block.eps,
                                    seed=seed)
     except NumericInputError as exc:
@@ -213,6 +219,9 @@ def _write_block(path: str, result) -> str:
     arrays = {"V_up": np.ascontiguousarray(result.V_up),
               "V_down": np.ascontiguousarray(result.V_down),
               "S": np.asarray(result.S, dtype=np.int64)}
+    for name, bias in (("V_b_up", result.V_b_up), ("V_b_down", result.V_b_down)):
+        if bias is not None:                      # the biased construction (R4, §5)
+            arrays[name] = np.ascontiguousarray(bias)
     target = Path(path)
     if target.suffix.lower() == ".npz":
         with open(target, "wb") as stream:
@@ -287,7 +296,8 @@ def _absorb_text(result, source: dict, written: str | None) -> str:
 
         lines.extend(text_lines(result.theory))
     if written:
-        lines.append(f"wrote V_up, V_down, S to {written}")
+        biases = ", V_b_up, V_b_down" if result.V_b_up is not None else ""
+        lines.append(f"wrote V_up, V_down{biases}, S to {written}")
     verdict = {"absorbable": "ABSORBABLE", "not_absorbable": "NOT ABSORBABLE",
                "no_decision": "NO DECISION"}[result.verdict]
     lines.append(f"verdict: {verdict} — {result.summary}")
