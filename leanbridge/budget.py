@@ -39,13 +39,17 @@ def time_budget(seconds: float | None, what: str = "the analysis"):
             raise BudgetExceeded(f"{what} recursed too deeply") from None
         return
 
-    def expire(signum, frame):
-        raise BudgetExceeded(f"{what} did not finish within {seconds:g} s")
-
     outer_left = signal.getitimer(signal.ITIMER_REAL)[0]   # 0.0: no outer budget running
+    capped = bool(outer_left) and outer_left < seconds
+    limit = outer_left if capped else seconds
+
+    def expire(signum, frame):
+        raise BudgetExceeded(f"{what} did not finish within {limit:.3g} s"
+                             + (" (what was left of the time budget)" if capped else ""))
+
     started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer_left) if outer_left else seconds)
+    signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         yield
     except RecursionError:

@@ -179,13 +179,21 @@ def _compute(expr: sp.Expr) -> Recession:
 
 
 @functools.lru_cache(maxsize=1024)
+def _cached(expr: sp.Expr) -> Recession:
+    return _compute(expr)
+
+
 def recession(expr: sp.Expr, seconds: float | None = SECONDS) -> Recession:
-    """The recession profile of σ = ``expr`` (in ``z``), within ``seconds`` (cached)."""
+    """The recession profile of σ = ``expr`` (in ``z``), within ``seconds`` (an outer budget
+    caps it). Cached, except an answer cut short by a budget: a later call may have time."""
     try:
         with time_budget(seconds, what="the recession limits"):
-            return _compute(expr)
+            return _cached(expr)
     except BudgetExceeded as exc:
         return Recession(None, None, None, UNKNOWN, str(exc))
+
+
+recession.cache_clear = _cached.cache_clear    # type: ignore[attr-defined]
 
 
 @functools.lru_cache(maxsize=1024)
