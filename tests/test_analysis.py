@@ -452,3 +452,23 @@ def test_numbers_refute_a_wrong_limit(monkeypatch):
     result = recession_mod.recession(Z * sigmoid(Z) + Z / 17)
     assert result.profile == "unknown" and "disagrees" in result.reason
     recession_mod.recession.cache_clear()
+
+
+def test_nested_budgets_restore_the_outer_one_and_are_capped_by_it():
+    """The recession limits run under their own budget inside `analyse --time-budget`: the
+    inner one never outlives the outer one, and the outer one goes on afterwards."""
+    import signal
+    import time
+
+    from leanbridge.budget import BudgetExceeded, time_budget
+
+    with time_budget(5.0, what="outer"):
+        with time_budget(0.5, what="inner"):
+            pass
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 4.0 < left <= 5.0                     # re-armed with what is left
+        with pytest.raises(BudgetExceeded, match="what was left of the time budget"):
+            with time_budget(60.0, what="inner"):    # capped by the outer 5 s
+                signal.setitimer(signal.ITIMER_REAL, 0.05)   # (simulate: little left)
+                time.sleep(1.0)
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0.0
