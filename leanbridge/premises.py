@@ -25,7 +25,9 @@ from leanbridge.analysis import (
     power_text,
     times_z,
 )
+from leanbridge.budget import BudgetExceeded, time_budget
 from leanbridge.families import Z
+from leanbridge.recession import SECONDS as RECESSION_SECONDS
 from leanbridge.halfline import normal_form_zero
 from leanbridge.lean import library
 
@@ -155,10 +157,15 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
                 "sympy: c.is_zero (after simplify when undecided)", NONZERO))
         elif argument in (RECESSION, RECESSION_RELU):
             relu = argument == RECESSION_RELU
+            try:
+                with time_budget(RECESSION_SECONDS, what="the recession premise check"):
+                    status = _tendsto_div(sigma, relu)
+            except BudgetExceeded:
+                status = UNKNOWN
             checks.append(PremiseCheck(
                 family.name, argument,
                 f"σ(t·z)/t → {'relu(z)' if relu else '0'} as t → ∞, for every z",
-                _tendsto_div(sigma, relu),
+                status,
                 "sympy.limit of σ(t·p)/t and σ(−t·p)/t as t → ∞ (p > 0 symbolic), and σ(0) "
                 "finite", library.TENDSTO_DIV_RELU if relu else library.TENDSTO_DIV_ZERO))
     return checks
