@@ -227,7 +227,7 @@ def test_without_lean_the_record_still_names_its_premises(project, tmp_path, mon
     data = json.loads(to_json(result))
     jsonschema.validate(data, CHECK_SCHEMA)
     assert {p["kind"] for r in data["results"] for p in r["premises"]} == {
-        "odd", "even", "isLittleO", "nonzero"}
+        "odd", "even", "isLittleO", "nonzero", "tendsto_div_relu", "tendsto_div_zero"}
 
 
 def test_without_lean_an_unknown_relied_on_premise_exits_1(project, tmp_path, monkeypatch):
