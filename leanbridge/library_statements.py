@@ -333,6 +333,7 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
          r"$N(h + c\mathbf{1}) = N(h)$)"),
         r"no function $G$ at all satisfies $h + F(N(h)) = G(N(h))$ for all "
         r"$h\in\mathbb{R}^d$"),
+    LibraryStatement(
         "absorbable_gelu_iff", "gelu_characterisation", "Thm 10", (_GELU, _NONDEGENERATE),
         _IFF + r" (proved here by the large-scale limit, not by the paper's ridge-function "
                r"argument)"),

@@ -541,11 +541,12 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
     if rec_kind == library.TENDSTO_DIV_ZERO:
         premise = _recession_premise(s, rec_kind)
         general = lean["sublinear"].removeprefix(library.NAMESPACE + ".")
+        f.modules.add(library.recession_module(general))
         return [_theorem(
             f"{name}_not_absorbable_recession", RECESSION, premise,
             f" {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n    ¬ Absorbable {s} A Wd Wu",
             f"fun h => hA (by\n    first\n      | exact {general} {premise.term} h\n"
-            f"      | exact {general} h {premise.term})",
+            f"      | exact ({general} (σ := {s}) {premise.term}) h)",
             "**The large-scale limit (R2, beyond the paper).** `σ(t z)/t → 0` as `t → ∞` for "
             "every `z`: evaluating an absorbing identity at `t • x` and dividing by `t` gives "
             "`A x = 0`, so no block of the same width absorbs a skip `A ≠ 0`, for any weights.",
@@ -558,6 +559,7 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
                 f"      ∃ S : Finset (Fin n),\n        {SELECTOR} = -1")
     if odd is not None and "characterisation" in own:
         theorem = own["characterisation"].removeprefix(library.NAMESPACE + ".")
+        f.modules.add(library.recession_module(theorem))
         return [Declaration(
             f"{name}_absorbable_iff", "theorem", "argument", RECESSION_RELU,
             " {d n : ℕ}" + iff_body, f"{theorem} hnd",
@@ -569,6 +571,7 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
     premise = _recession_premise(s, rec_kind)
     if odd is not None:
         general = lean["characterisation"].removeprefix(library.NAMESPACE + ".")
+        f.modules.add(library.recession_module(general))
         return [_theorem(
             f"{name}_absorbable_iff", RECESSION_RELU, premise, iff_body,
             f"by\n  first\n    | exact {general} {premise.term} {odd.term} hnd\n"
@@ -577,6 +580,7 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
             f"`{s} z - {s} (-z) = z`: for nondegenerate weights the identity skip is absorbed "
             "iff some `S` has `W_down[:,S] W_up[S,:] = -1`.",
             general, None, *odd.uses, nonzero=odd.hypothesis)]
+    f.modules.add(library.recession_module(necessity_name))
     return [_theorem(
         f"{name}_sCondition_of_absorbable", RECESSION_RELU, premise,
         f"\n    {{Wd : Matrix (Fin d) (Fin n) ℝ}} {{Wu : Matrix (Fin n) (Fin d) ℝ}}\n"
@@ -727,19 +731,18 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
             builder.modules.add("SkipAbsorption.Parity")
             builder.declarations.append(_odd_theorem(builder, premise(library.ODD, c=c), c))
         elif argument.name == RECESSION:
-            builder.modules.add("SkipAbsorption.Recession")
+            # (each theorem adds the module that declares what it instantiates)
             builder.declarations.extend(_recession_theorems(
                 builder, library.TENDSTO_DIV_ZERO, None, lean_side))
         elif argument.name == RECESSION_RELU and not (lean_side and family.name == "relu"):
             # (ReLU itself: the library's `absorbable_relu_iff`, cited in the S-condition
             # theorem's docstring; its family file keeps its light import)
-            builder.modules.add("SkipAbsorption.RecessionRelu")
             odd = (premise(library.ODD, c=sp.Integer(1))
                    if facts.odd_coefficient == 1 else None)
             declarations = _recession_theorems(builder, library.TENDSTO_DIV_RELU, odd,
                                                lean_side)
             if any(d.premise_hypotheses for d in declarations):
-                builder.modules.add("SkipAbsorption.Relu")     # `relu` in the premise
+                builder.modules.add("SkipAbsorption.Defs")     # `relu` in the premise
             builder.declarations.extend(declarations)
         elif argument.name == GATE_PARITY:
             own = library.GATE_PARITY_FAMILIES.get(family.name) if _is_catalog(family) else None

@@ -88,22 +88,23 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                    "If σ(t z)/t → 0 as t → ∞ for every z, a block that absorbs the skip A has "
                    "A = 0"),
     GeneralTheorem("exists_sCondition_of_absorbable_of_tendsto_div_relu",
-                   "SkipAbsorption.RecessionRelu", "R3 (beyond the paper)",
+                   "SkipAbsorption.RecessionNecessity", "R3 (beyond the paper)",
                    "If σ(t z)/t → relu z for every z and the weights are nondegenerate, an "
                    "absorbed identity skip forces the S-condition W_down[:,S] W_up[S,:] = −I"),
-    GeneralTheorem("absorbable_iff_of_tendsto_div_relu", "SkipAbsorption.RecessionRelu",
+    GeneralTheorem("absorbable_iff_of_tendsto_div_relu", "SkipAbsorption.RecessionNecessity",
                    "R3 (beyond the paper)",
                    "If σ(t z)/t → relu z for every z, σ(z) − σ(−z) = z and the weights are "
                    "nondegenerate, the identity skip is absorbed iff the S-condition holds"),
-    GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.RecessionRelu", "Thm 10 (only if)",
+    GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.ReluLike", "Thm 10 (only if)",
                    "GELU, nondegenerate weights: the identity skip is absorbed iff the "
                    "S-condition holds (by the large-scale limit)"),
-    *(GeneralTheorem(f"absorbable_{name}_iff", "SkipAbsorption.RecessionRelu",
-                     "R3 (beyond the paper)",
+    *(GeneralTheorem(f"absorbable_{name}_iff", module, "R3 (beyond the paper)",
                      f"{display}, nondegenerate weights: the identity skip is absorbed iff the "
                      "S-condition holds (by the large-scale limit)")
-      for name, display in (("geluTanh", "GELU (tanh)"), ("swish", "SiLU"),
-                            ("softplus", "softplus"))),
+      for name, module, display in (
+          ("geluTanh", "SkipAbsorption.RecessionGeluTanh", "GELU (tanh)"),
+          ("swish", "SkipAbsorption.ReluLike", "SiLU"),
+          ("softplus", "SkipAbsorption.ReluLike", "softplus"))),
 )}
 
 #: Paper results and the general theorems that formalise them (for the dependency graph).
@@ -216,33 +217,44 @@ PRE_NORM_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
 
 
 # -- issue 22: the large-scale limit (recession), bounded activations, biases, gate parity ----
-#: The Lean declarations of ``Recession.lean``, ``Bounded.lean``, ``RecessionRelu.lean``,
-#: ``Bias.lean`` and ``GateParity.lean`` that leanbridge cites, by file: the ONE list of these
-#: names in the Python (everything below and every other module takes them from here).
+#: The Lean declarations of issue 22 that leanbridge cites, by the module that declares them
+#: (``lean/SkipAbsorption/<Module>.lean``): the ONE list of these names in the Python (everything
+#: below and every other module takes them from here), and where a generated family file that
+#: instantiates one imports it from (:func:`recession_module`; a test reads each file and checks
+#: the name is declared there). If a name moves to another file, move it here too.
 RECESSION_NAMES: dict[str, tuple[str, ...]] = {
     "SkipAbsorption.Recession": (
         "absorbable_of_tendsto_div", "eq_zero_of_absorbable_of_tendsto_div_zero",
         "eq_zero_of_absorbable_of_bounded", "tendsto_div_zero_of_bounded"),
     "SkipAbsorption.Bounded": ("not_absorbable_tanh", "not_absorbable_sigmoid"),
     "SkipAbsorption.RecessionRelu": (
-        "tendsto_div_relu_of_abs_sub_relu_le", "tendsto_gelu_div", "tendsto_geluTanh_div",
-        "tendsto_swish_div", "tendsto_softplus_div",
-        "exists_sCondition_of_absorbable_of_tendsto_div_relu", "absorbable_iff_of_tendsto_div_relu",
-        "absorbable_gelu_iff", "absorbable_geluTanh_iff", "absorbable_swish_iff",
-        "absorbable_softplus_iff", "absorbable_gelu_iff_of_isUnit_det",
-        "absorbable_geluTanh_iff_of_isUnit_det", "absorbable_swish_iff_of_isUnit_det",
+        "tendsto_div_relu_of_abs_sub_relu_le", "tendsto_add_div_relu_of_abs_sub_relu_le"),
+    "SkipAbsorption.RecessionActivations": (
+        "tendsto_gelu_div", "tendsto_swish_div", "tendsto_softplus_div"),
+    "SkipAbsorption.RecessionGeluTanh": (
+        "tendsto_geluTanh_div", "absorbable_geluTanh_iff", "absorbable_geluTanh_iff_of_isUnit_det",
+        "biasedAbsorbable_geluTanh_iff"),
+    "SkipAbsorption.RecessionNecessity": (
+        "exists_sCondition_of_absorbable_of_tendsto_div_relu",
+        "absorbable_iff_of_tendsto_div_relu"),
+    "SkipAbsorption.ReluLike": (
+        "absorbable_gelu_iff", "absorbable_swish_iff", "absorbable_softplus_iff",
+        "absorbable_gelu_iff_of_isUnit_det", "absorbable_swish_iff_of_isUnit_det",
         "absorbable_softplus_iff_of_isUnit_det"),
     "SkipAbsorption.Bias": (
         "biasedMlp", "BiasedAbsorbable", "biasedAbsorbable_of_sCondition",
-        "absorbable_of_biasedAbsorbable_of_tendsto", "tendsto_add_div_relu_of_abs_sub_relu_le",
-        "biasedAbsorbable_relu_iff", "biasedAbsorbable_gelu_iff", "biasedAbsorbable_geluTanh_iff",
-        "biasedAbsorbable_swish_iff", "biasedAbsorbable_softplus_iff",
-        "eq_zero_of_biasedAbsorbable_of_bounded", "not_biasedAbsorbable_tanh",
-        "not_biasedAbsorbable_sigmoid"),
+        "absorbable_of_biasedAbsorbable_of_tendsto", "eq_zero_of_biasedAbsorbable_of_bounded"),
+    "SkipAbsorption.BiasedNecessity": ("biasedAbsorbable_relu_iff",),
+    "SkipAbsorption.BiasedReluLike": (
+        "biasedAbsorbable_gelu_iff", "biasedAbsorbable_swish_iff",
+        "biasedAbsorbable_softplus_iff"),
+    "SkipAbsorption.BiasedBounded": ("not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
     "SkipAbsorption.GateParity": (
         "gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
 }
-_RECESSION_SHORT = {name for names in RECESSION_NAMES.values() for name in names}
+_RECESSION_MODULE = {name: module for module, names in RECESSION_NAMES.items()
+                     for name in names}
+_RECESSION_SHORT = set(_RECESSION_MODULE)
 
 
 def recession_name(short: str) -> str:
@@ -251,6 +263,11 @@ def recession_name(short: str) -> str:
     if short not in _RECESSION_SHORT:
         raise KeyError(f"{short} is not in RECESSION_NAMES")
     return f"{NAMESPACE}.{short}"
+
+
+def recession_module(name: str) -> str:
+    """The module declaring one name of :data:`RECESSION_NAMES` (short or full name)."""
+    return _RECESSION_MODULE[name.removeprefix(NAMESPACE + ".")]
 
 
 #: The large-scale limit in general (R1, R2; the S-condition necessary for every σ with
