@@ -119,6 +119,10 @@ SHAPE_TITLES = {
     "even": "the identity skip is not absorbed",
     "even_nonzero": r"no skip $A\neq 0$ is absorbed",
     "s_condition": "the S-condition gives an absorbing block",
+    # the large-scale limit (issue 22)
+    "nonzero_skip": r"no skip $A\neq 0$ is absorbed",
+    "characterisation": "the identity skip is absorbed if and only if the S-condition holds",
+    "s_condition_necessary": "an absorbed identity skip forces the S-condition",
 }
 
 def shape_of(declaration: Declaration) -> str:

@@ -35,6 +35,7 @@ GROUPS: dict[str, str] = {
     "beyond_depth": "Beyond the paper: depth",
     "beyond_recession": "Beyond the paper: the large-scale limit",
     "beyond_biases": "Beyond the paper: biases",
+    "beyond_leaky": "Beyond the paper: activations with a kink (Leaky ReLU)",
 }
 
 #: The groups whose theorems are not in the paper (they come from this project's research note,
@@ -42,7 +43,7 @@ GROUPS: dict[str, str] = {
 #: "Beyond the paper", with the note's results that are not formalised
 #: (:mod:`leanbridge.beyond`). They are the last groups of :data:`GROUPS`.
 BEYOND_GROUPS: tuple[str, ...] = ("beyond_width", "beyond_depth", "beyond_recession",
-                                  "beyond_biases")
+                                  "beyond_biases", "beyond_leaky")
 
 #: The notation every entry uses, stated once at the top of an export.
 NOTATION = (
@@ -440,26 +441,30 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         "gatedAbsorbable_of_gateParity", "beyond_recession", None,
         (r"$g(z) + g(-z) = c$ for all $z\in\mathbb{R}$, with $c\neq 0$",
          r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
-         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -\tfrac{1}{c}\,I_d$"),
-        r"the gated block $B_W$ with gate $g$ absorbs the identity skip: "
+         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -\tfrac{1}{c}\,A$ for a skip "
+         r"$A\in\mathbb{R}^{d\times d}$"),
+        r"the gated block $B_W$ with gate $g$ absorbs the skip $A$: "
         r"$V_{\mathrm{down}}$ and $V_{\mathrm{gate}}$ equal to $W_{\mathrm{down}}$ with the "
         r"columns in $S$ negated and $W_{\mathrm{gate}}$ with the rows in $S$ negated, and "
-        r"$V_{\mathrm{val}} = W_{\mathrm{val}}$, give $x + B_W(x) = B_V(x)$ (gate parity; "
-        r"whether the condition is also necessary is open)"),
+        r"$V_{\mathrm{val}} = W_{\mathrm{val}}$, give $Ax + B_W(x) = B_V(x)$ for all $x$ (gate "
+        r"parity; whether the condition is also necessary is open)"),
     LibraryStatement(
         "gatedAbsorbable_sigmoid_of_sCondition", "beyond_recession", None,
         (r"$g(z) = 1/(1 + e^{-z})$ (GLU)",
          r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
-         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -I_d$"),
-        r"the gated block $B_W$ with gate $g$ absorbs the identity skip"),
+         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -A$ for a skip "
+         r"$A\in\mathbb{R}^{d\times d}$"),
+        r"the gated block $B_W$ with gate $g$ absorbs the skip $A$ (the sigmoid gate has "
+        r"$g(z) + g(-z) = 1$)"),
     # -- biases (R4) -----------------------------------------------------------------------
     LibraryStatement(
         "biasedAbsorbable_of_sCondition", "beyond_biases", None,
         (r"$\sigma(z) - \sigma(-z) = c\,z$ for all $z\in\mathbb{R}$, with $c\neq 0$",
          r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
-         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{1}{c}\,I_d$"),
+         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{1}{c}\,A$ for a skip "
+         r"$A\in\mathbb{R}^{d\times d}$"),
         r"for all $b\in\mathbb{R}^n$ and $e\in\mathbb{R}^d$, "
-        r"$x + W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x + b) + e = "
+        r"$Ax + W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x + b) + e = "
         r"W_{\mathrm{down}}\,\sigma(V_{\mathrm{up}}x + b') + e'$ for all $x$, with "
         r"$V_{\mathrm{up}}$ and $b'$ equal to $W_{\mathrm{up}}$ and $b$ with the rows and entries "
         r"in $S$ negated and $e' = e + c\,W_{\mathrm{down}}\,D_S\,b$"),
@@ -482,6 +487,22 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
                      _BIASED_NEVER),
     LibraryStatement("not_biasedAbsorbable_sigmoid", "beyond_biases", None, (_SIGMOID,),
                      _BIASED_NEVER),
+    # -- activations a z + b |z| (recession.md §6): Thm 8's proof carries over ----------------
+    LibraryStatement(
+        "absorbable_iff_of_parts", "beyond_leaky", None,
+        (r"$\sigma(z) - \sigma(-z) = c\,z$ for all $z\in\mathbb{R}$, with $c\neq 0$",
+         r"$\sigma(z) + \sigma(-z) = k\,\lvert z\rvert$ for all $z\in\mathbb{R}$, with "
+         r"$k\neq 0$", _NONDEGENERATE),
+        r"the block $B_W$ absorbs the identity skip if and only if some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{1}{c}\,I_d$ (the proof of "
+        r"Thm 8 of the paper, with the even part $k\lvert z\rvert$ in place of ReLU's)"),
+    LibraryStatement(
+        "absorbable_leakyRelu_iff", "beyond_leaky", None,
+        (r"$\sigma(z) = \max(z, z/100)$ (Leaky ReLU of slope $1/100$)", _NONDEGENERATE),
+        r"the block $B_W$ absorbs the identity skip if and only if some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{100}{101}\,I_d$"),
 )
 
 BY_NAME: dict[str, LibraryStatement] = {s.full_name: s for s in LIBRARY_STATEMENTS}
@@ -588,11 +609,91 @@ TITLES: dict[str, str] = {
     "resStack_eq_plainStack_width_one_iff":
         r"A scalar residual ReLU stack is a plain stack of width $1$ if and only if it "
         r"vanishes on a half-line",
+    # the large-scale limit (issue 22)
+    "absorbable_gelu_iff":
+        "A nondegenerate GELU block absorbs the identity if and only if the S-condition holds",
+    "absorbable_gelu_iff_of_isUnit_det":
+        r"A nondegenerate GELU block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "absorbable_of_tendsto_div":
+        r"An absorbing identity passes to the large-scale limit $\rho$ of $\sigma$",
+    "eq_zero_of_absorbable_of_tendsto_div_zero":
+        r"An activation with $\sigma(tz)/t\to 0$ absorbs no skip $A\neq 0$",
+    "eq_zero_of_absorbable_of_bounded": r"A bounded activation absorbs no skip $A\neq 0$",
+    "not_absorbable_tanh": r"A tanh block absorbs no skip $A\neq 0$",
+    "not_absorbable_sigmoid": r"A sigmoid block absorbs no skip $A\neq 0$",
+    "exists_sCondition_of_absorbable_of_tendsto_div_relu":
+        r"With large-scale limit ReLU an absorbed identity forces the S-condition",
+    "absorbable_iff_of_tendsto_div_relu":
+        r"With large-scale limit ReLU and odd part $z$ the S-condition decides",
+    "absorbable_geluTanh_iff":
+        "A nondegenerate GELU-tanh block absorbs the identity if and only if the S-condition "
+        "holds",
+    "absorbable_swish_iff":
+        "A nondegenerate SiLU block absorbs the identity if and only if the S-condition holds",
+    "absorbable_softplus_iff":
+        "A nondegenerate softplus block absorbs the identity if and only if the S-condition "
+        "holds",
+    "absorbable_geluTanh_iff_of_isUnit_det":
+        r"A nondegenerate GELU-tanh block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "absorbable_swish_iff_of_isUnit_det":
+        r"A nondegenerate SiLU block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "absorbable_softplus_iff_of_isUnit_det":
+        r"A nondegenerate softplus block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "gatedAbsorbable_of_gateParity":
+        r"A gate with $g(z) + g(-z) = c\neq 0$ absorbs $A$ under the S-condition",
+    "gatedAbsorbable_sigmoid_of_sCondition":
+        "A GLU block absorbs the skip under the S-condition with the value weights",
+    "biasedAbsorbable_of_sCondition":
+        "The S-condition gives an absorbing block with biases",
+    "absorbable_of_biasedAbsorbable_of_tendsto":
+        "The biases drop out of an absorbing identity in the large-scale limit",
+    "biasedAbsorbable_relu_iff":
+        "With biases a nondegenerate ReLU block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_gelu_iff":
+        "With biases a nondegenerate GELU block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_geluTanh_iff":
+        "With biases a nondegenerate GELU-tanh block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_swish_iff":
+        "With biases a nondegenerate SiLU block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_softplus_iff":
+        "With biases a nondegenerate softplus block absorbs the identity if and only if the "
+        "S-condition holds",
+    "eq_zero_of_biasedAbsorbable_of_bounded":
+        r"A bounded activation with biases absorbs no skip $A\neq 0$",
+    "not_biasedAbsorbable_tanh": r"A tanh block with biases absorbs no skip $A\neq 0$",
+    "not_biasedAbsorbable_sigmoid": r"A sigmoid block with biases absorbs no skip $A\neq 0$",
+    "absorbable_iff_of_parts":
+        r"With odd part $cz$ and even part $k\lvert z\rvert$ the S-condition decides",
+    "absorbable_leakyRelu_iff":
+        "A nondegenerate Leaky ReLU block absorbs the identity if and only if the S-condition "
+        "holds",
 }
 
 #: Informal proofs for the blueprint: the paper's argument (as the research notes reconstruct
 #: it) in a few lines, or the note's for the results beyond the paper. LaTeX text as the entries.
 PROOFS: dict[str, str] = {
+    "absorbable_gelu_iff": (
+        r"Sufficiency: $\sigma(z) - \sigma(-z) = z\,(\Phi(z) + \Phi(-z)) = z$, so negating "
+        r"the rows of $W_{\mathrm{up}}$ in $S$ adds $-W_{\mathrm{down}}D_SW_{\mathrm{up}}x = x$. "
+        r"Necessity, by the large-scale limit rather than the paper's ridge-function argument: "
+        r"$\sigma(tz)/t = z\,\Phi(tz)\to\max(z, 0)$ as $t\to\infty$, so evaluating "
+        r"$x + B_W(x) = B_V(x)$ at $tx$ and dividing by $t$ gives the same identity for ReLU "
+        r"blocks with the same weights; Thm 8 (ReLU, nondegenerate weights) then gives the "
+        r"S-condition."),
+    "absorbable_gelu_iff_of_isUnit_det": (
+        r"Lemma 4 of the paper: $Ax + B_W(x) = A\bigl(x + B_{W'}(x)\bigr)$ with "
+        r"$W'_{\mathrm{down}} = A^{-1}W_{\mathrm{down}}$, which keeps the weights "
+        r"nondegenerate; the identity case above then gives "
+        r"$A^{-1}W_{\mathrm{down}}D_SW_{\mathrm{up}} = -I_d$, that is "
+        r"$W_{\mathrm{down}}D_SW_{\mathrm{up}} = -A$."),
     "not_residual_eq_of_bounded_norm": (
         r"The outputs of $N$ lie in the closed ball of radius $R$, which is compact; the "
         r"continuous map $G - F$ is bounded on it, by $C$ say. If $h + F(N(h)) = G(N(h))$ for "
