@@ -44,8 +44,9 @@ NONE = "none"          # no finite profile (superlinear, or σ(t)/t oscillates)
 UNKNOWN = "unknown"    # SymPy could not decide
 
 _T = sp.Symbol("t", positive=True)
-#: Large t at which σ(t)/t is compared with SymPy's limit (a refutation only).
-_LARGE = (sp.Integer(10) ** 6,)
+#: Large t at which σ(t)/t is compared with SymPy's limit (a refutation only): two of them, so
+#: that a constant factor (10¹⁴·tanh: σ(t)/t = 10⁸ at t = 10⁶) is not taken for a wrong limit.
+_LARGE = (sp.Integer(10) ** 6, sp.Integer(10) ** 12)
 _TOLERANCE = 1e-2
 _ERRORS = (TypeError, ValueError, NotImplementedError, RecursionError, ZeroDivisionError,
            AttributeError, KeyError)
@@ -89,13 +90,18 @@ def _limit(expr: sp.Expr) -> tuple[sp.Expr | None, str]:
 
 
 def _refuted(expr: sp.Expr, value: sp.Expr) -> bool:
-    """Do the numbers at t = 10⁶ contradict the finite limit ``value`` of ``expr``(t)?"""
+    """Do the numbers at t = 10⁶ and 10¹² contradict the finite limit ``value`` of
+    ``expr``(t)? Both must be off by more than the tolerance, and the second no closer than
+    a thousandth of the first's distance (a scaled activation approaches its limit slowly
+    but does approach it: the test does not depend on the scale of σ)."""
     sampled = samples(expr.subs(_T, P), points=_LARGE)
     if sampled is None:
         return False              # cannot evaluate: no refutation
-    numbers = [sample.high for sample in sampled]     # the 60-digit values
+    first, second = (sample.high for sample in sampled)     # the 60-digit values
     target = mpmath.mpf(sp.N(value, 30))
-    return any(abs(x - target) > _TOLERANCE * max(1, abs(target)) for x in numbers)
+    scale = _TOLERANCE * max(1, abs(target))
+    return (abs(first - target) > scale and abs(second - target) > scale
+            and abs(second - target) > abs(first - target) / 1000)
 
 
 def _bounded_at(expr: sp.Expr) -> bool | None:

@@ -575,7 +575,7 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
         return [_theorem(
             f"{name}_absorbable_iff", RECESSION_RELU, premise, iff_body,
             f"by\n  first\n    | exact {general} {premise.term} {odd.term} hnd\n"
-            f"    | exact {general} {odd.term} {premise.term} hnd",
+            f"    | exact ({general} (σ := {s}) {premise.term} {odd.term} hnd)",
             f"**Large-scale limit (R3, beyond the paper).** `{s} (t z)/t → relu z` and "
             f"`{s} z - {s} (-z) = z`: for nondegenerate weights the identity skip is absorbed "
             "iff some `S` has `W_down[:,S] W_up[S,:] = -1`.",
@@ -586,7 +586,7 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
         f"\n    {{Wd : Matrix (Fin d) (Fin n) ℝ}} {{Wu : Matrix (Fin n) (Fin d) ℝ}}\n"
         f"    (hnd : Nondegenerate Wd Wu) :\n    Absorbable {s} 1 Wd Wu →\n"
         f"      ∃ S : Finset (Fin n),\n        {SELECTOR} = -1",
-        f"{necessity_name} {premise.term} hnd",
+        f"{necessity_name} (σ := {s}) {premise.term} hnd",
         f"**Large-scale limit (R3, beyond the paper).** `{s} (t z)/t → relu z`: for "
         "nondegenerate weights an absorbed identity skip forces `W_down[:,S] W_up[S,:] = -1` "
         "for some `S` (whether such a block ever absorbs is open).",

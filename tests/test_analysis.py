@@ -404,6 +404,13 @@ def _scaled_cases():
 _SCALED = _scaled_cases()
 
 
+def _scale_free(names):
+    """The argument names that cannot depend on a constant factor: all but the large-scale
+    limit's `recession_relu`, whose Lean premise is σ(tz)/t → relu z exactly (c·σ has the limit
+    c·relu z, a premise of no library theorem for c ≠ 1; issue 22)."""
+    return [name for name in names if name != "recession_relu"]
+
+
 @pytest.mark.parametrize("case", range(len(_SCALED)), ids=[c[0] for c in _SCALED])
 @pytest.mark.parametrize("scale", [sp.Rational(1, 10**14), sp.Integer(10**14)],
                          ids=["1e-14", "1e14"])
@@ -411,7 +418,7 @@ def test_multiplying_by_a_constant_changes_no_argument(case, scale):
     _, expr, gated = _SCALED[case]
     plain = analyse(user(expr, gated))
     scaled = analyse(user(scale * expr, gated))
-    assert scaled.argument_names == plain.argument_names
+    assert _scale_free(scaled.argument_names) == _scale_free(plain.argument_names)
     assert scaled.verdict == plain.verdict
     assert scaled.block_degree == plain.block_degree
     assert scaled.facts.flat_at_0 == plain.facts.flat_at_0
@@ -488,8 +495,8 @@ def test_sampled_tests_are_scale_free():
                              sp.Max(Z, Z / 5), Z * sp.tanh(Z), sp.cosh(Z) - 1]))
 def test_any_power_of_ten_changes_no_argument(exponent, sign, expr):
     scale = sign * sp.Integer(10)**exponent
-    assert (analyse(user(scale * expr)).argument_names
-            == analyse(user(expr)).argument_names)
+    assert (_scale_free(analyse(user(scale * expr)).argument_names)
+            == _scale_free(analyse(user(expr)).argument_names))
 
 
 # -- the large-scale limit (recession.md, issue 22) ------------------------------------------

@@ -19,6 +19,7 @@ from scipy.special import erf  # noqa: E402
 
 from leanbridge.cli import main  # noqa: E402
 from leanbridge.numeric.layouts import layout_names  # noqa: E402
+from test_numeric_scan import exact_planted  # noqa: E402
 
 
 def gelu(z):
@@ -135,7 +136,8 @@ def write_checkpoint(folder: Path, model: str, seed: int = 0):
         W_down = rng.standard_normal((D, N)) / np.sqrt(N)
         if i == PLANTED:
             S = sorted(int(k) for k in rng.choice(N, D, replace=False))
-            W_down[:, S] = -np.linalg.inv(W_up[S])
+            # exact in float32 too (the stored numbers are the block): see exact_planted
+            W_up[S], W_down[:, S] = exact_planted(D, int(rng.integers(1 << 16)))
         b_up, b_down = 0.1 * rng.standard_normal(N), 0.1 * rng.standard_normal(D)
         W_up, W_down, b_up, b_down = (a.astype(np.float32) for a in (W_up, W_down, b_up, b_down))
         stem = f"{prefix}{i}."

@@ -151,14 +151,17 @@ NOTE_RESULTS: dict[str, str] = {
           "σ(z) − σ(−z) = z it characterises absorption (GELU-tanh, SiLU, softplus)",
     "R4": "biases do not matter: a biased block absorbs its identity skip (with biases of its "
           "own) iff the S-condition holds, for the ReLU-like class; never for bounded σ",
-    "gate parity (§8)": "g(z) + g(−z) = c ≠ 0: a gated block absorbs the skip when "
-                        "W_down[:,S] W_val[S,:] = −I/c (sufficiency; GLU)",
+    "gate parity (§8)": "g(z) + g(−z) = c ≠ 0: a gated block absorbs the skip A when "
+                        "W_down[:,S] W_val[S,:] = −A/c (sufficiency; GLU)",
+    "kink (§6)": "σ(z) − σ(−z) = c z and σ(z) + σ(−z) = k |z| (c, k ≠ 0; Leaky ReLU): for "
+                 "nondegenerate weights the S-condition W_down[:,S] W_up[S,:] = −I/c "
+                 "characterises absorption (Thm 8's proof)",
 }
 
 #: Where each result of :data:`NOTE_RESULTS` comes from (a research note in
 #: ``../shared/research``); ``deep-stacks.md`` when not listed.
 NOTE_SOURCES: dict[str, str] = {result: "recession.md" for result in (
-    "R1", "R2", "R3", "R4", "gate parity (§8)")}
+    "R1", "R2", "R3", "R4", "gate parity (§8)", "kink (§6)")}
 
 #: The Lean theorems that state each result of :data:`NOTE_RESULTS` (the exported entries of
 #: the groups beyond the paper, :data:`leanbridge.library_statements.BEYOND_GROUPS`; a test
@@ -185,6 +188,7 @@ NOTE_LIBRARY: dict[str, tuple[str, ...]] = {
            "biasedAbsorbable_softplus_iff", "eq_zero_of_biasedAbsorbable_of_bounded",
            "not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
     "gate parity (§8)": ("gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
+    "kink (§6)": ("absorbable_iff_of_parts", "absorbable_leakyRelu_iff"),
 }
 
 #: The Lean declarations behind the paper's ReLU characterisation and the width results beyond
@@ -251,6 +255,7 @@ RECESSION_NAMES: dict[str, tuple[str, ...]] = {
     "SkipAbsorption.BiasedBounded": ("not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
     "SkipAbsorption.GateParity": (
         "gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
+    "SkipAbsorption.LeakyRelu": ("absorbable_iff_of_parts", "absorbable_leakyRelu_iff"),
 }
 _RECESSION_MODULE = {name: module for module, names in RECESSION_NAMES.items()
                      for name in names}
