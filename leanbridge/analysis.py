@@ -11,9 +11,14 @@ For an activation σ (ungated) or a gate g (gated) this module computes:
 * the odd part: whether σ(z) − σ(−z) = c·z for a constant c (c = 0: σ is even);
 * for a gate: g(0), continuity of g at 0 and its degree (block degree = that + 1).
 
+* the large-scale limit (recession profile, :mod:`leanbridge.recession`): p = lim σ(t)/t and
+  q = lim σ(−t)/t as t → ∞, and whether σ is bounded; for a gate, g(z) + g(−z) = c.
+
 From these facts it lists the applicable arguments (``degree``, ``linearisation``,
-``even_parity``, ``odd_linear_parity``) and a verdict (``never``, ``conditional``,
-``undetermined``), each with reasons that quote the computed facts.
+``even_parity``, ``recession``: the ones that give ``never``; ``odd_linear_parity`` and
+``gate_parity``: ``conditional``; ``recession_relu``: the S-condition is *necessary*) and a
+verdict (``never``, ``conditional``, ``undetermined``), each with reasons that quote the
+computed facts.
 
 An identity is *proved* only when SymPy simplifies the difference to 0; a numeric check at
 sample points only ever *refutes* one. When the numbers agree but SymPy cannot simplify, the
@@ -27,6 +32,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from leanbridge import recession as recession_mod
 from leanbridge.families import CATALOG, Family, Z
 from leanbridge.lean import library
 from leanbridge.halfline import (
@@ -45,7 +51,18 @@ DEGREE = "degree"
 LINEARISATION = "linearisation"
 EVEN_PARITY = "even_parity"
 ODD_LINEAR_PARITY = "odd_linear_parity"
-NEVER_ARGUMENTS = (DEGREE, LINEARISATION, EVEN_PARITY)
+#: σ(tz)/t → 0 (bounded or sublinear σ): never (R2).
+RECESSION = "recession"
+#: σ(tz)/t → relu z: the S-condition is necessary (R3); with the odd-linear identity, the iff.
+RECESSION_RELU = "recession_relu"
+#: g(z) + g(−z) = c ≠ 0: the gated sign-flip construction (sufficiency only).
+GATE_PARITY = "gate_parity"
+NEVER_ARGUMENTS = (DEGREE, LINEARISATION, EVEN_PARITY, RECESSION)
+
+#: Necessity of the S-condition for a conditional verdict.
+NECESSITY_PROVED = "proved"
+NECESSITY_OPEN = "open"
+NECESSITY_NOT_PROVEN = "not proven"
 
 #: Verdicts.
 NEVER = "never"
@@ -181,6 +198,25 @@ class Analysis:
     necessity_proven: bool | None
     reasons: tuple[str, ...]
     same_as: str | None = None     # conditional only: the catalog family with the same function
+    recession: "recession_mod.Recession | None" = None   # ungated σ only
+    gate_parity: sp.Expr | None = None                   # gated: c with g(z) + g(−z) = c ≠ 0
+
+    @property
+    def necessity(self) -> str | None:
+        """For a conditional verdict: is the S-condition also necessary? ``proved`` (a
+        theorem, for nondegenerate weights), ``open`` (gate parity: nobody knows) or
+        ``not proven``; None for other verdicts."""
+        if self.verdict != CONDITIONAL:
+            return None
+        if self.necessity_proven:
+            return NECESSITY_PROVED
+        return NECESSITY_OPEN if self.family.gated else NECESSITY_NOT_PROVEN
+
+    @property
+    def s_condition_necessary(self) -> bool:
+        """σ(tz)/t → relu z: the S-condition is necessary (nondegenerate weights), whatever
+        the verdict (R3)."""
+        return RECESSION_RELU in self.argument_names
 
     @property
     def argument_names(self) -> list[str]:
@@ -223,7 +259,14 @@ class Analysis:
             },
             "source": self.family.source,
             "s_condition_lean": s_condition_theorems(self),
+            "necessity": self.necessity,
+            "s_condition_necessary": self.s_condition_necessary,
+            "never_lean": never_theorems(self),
         }
+        if self.recession is not None:
+            data["recession"] = self.recession.to_dict()
+        if self.family.gated:
+            data["gate_parity"] = _exact(self.gate_parity)
         if self.family.gated:
             data["gate"] = {
                 "value_at_0": _number(f.value_at_0),
@@ -365,6 +408,70 @@ def _parity_arguments(family: Family, facts: ScalarFacts) -> tuple[list[Argument
     ))], ""
 
 
+def _recession_argument(family: Family, rec: "recession_mod.Recession | None"
+                        ) -> tuple[Argument | None, str]:
+    if family.gated:
+        return None, ""
+    if rec is None or rec.profile == recession_mod.UNKNOWN:
+        why = rec.reason if rec is not None else "not computed"
+        return None, f"recession: unknown ({why})"
+    if rec.profile == recession_mod.ZERO:
+        names = _zero_profile_names(family, rec)
+        bounded = ("σ is bounded" if rec.bounded else "σ is sublinear"
+                   if rec.bounded is False else "boundedness of σ unknown")
+        return Argument(RECESSION, (
+            f"σ(t)/t → 0 and σ(−t)/t → 0 as t → ∞ (sympy.limit; {bounded}), so "
+            "σ(t·z)/t → 0 for every z",
+            "evaluating A x + W_down σ(W_up x) = V_down σ(V_up x) at t·x and dividing by t "
+            "gives A x = 0 as t → ∞: no block absorbs a skip A ≠ 0, for any d, n and weights "
+            "(the large-scale limit, R2, a result of this project, recession.md)",
+            *(f"in Lean ({NOT_COMPILED}): {name}" for name in names),
+        )), ""
+    if rec.profile == recession_mod.RELU:
+        return Argument(RECESSION_RELU, (
+            "σ(t)/t → 1 and σ(−t)/t → 0 as t → ∞ (sympy.limit), so σ(t·z)/t → relu(z) for "
+            "every z; the identity at t·x divided by t gives, as t → ∞, a ReLU block absorbing "
+            "the skip with the same weights (R1)",
+            "so for nondegenerate weights the S-condition W_down[:,S] W_up[S,:] = −I_d is "
+            f"necessary (R3, recession.md; in Lean, {NOT_COMPILED}: "
+            f"{library.RECESSION_LEAN['necessity']})",
+        )), ""
+    return None, rec.text
+
+
+def _zero_profile_names(family: Family, rec: "recession_mod.Recession") -> list[str]:
+    """The Lean theorems behind a `never` from σ(tz)/t → 0."""
+    names = []
+    if family.name in library.BOUNDED_FAMILIES and _is_catalog(family):
+        bounded = library.BOUNDED_FAMILIES[family.name]
+        names += [bounded["never"] + " (any d, n and weights)",
+                  bounded["biased_never"] + " (with biases)"]
+    names.append(library.RECESSION_LEAN["sublinear"] + " (σ(t·z)/t → 0)")
+    if rec.bounded:
+        names += [library.RECESSION_LEAN["bounded"] + " (σ bounded)",
+                  library.RECESSION_LEAN["biased_bounded"] + " (σ bounded, with biases)"]
+    return names
+
+
+def _gate_parity_argument(family: Family) -> tuple[Argument | None, sp.Expr | None, str]:
+    if not family.gated:
+        return None, None, ""
+    c, proved = recession_mod.gate_parity(family.expr)
+    if c is None:
+        state = "could not be decided" if proved is None else "is not a constant"
+        return None, None, f"g(z) + g(−z) {state}"
+    if c == 0:
+        return None, None, "g(z) + g(−z) = 0 (g is odd): the gate sign flip gives nothing"
+    return Argument(GATE_PARITY, (
+        f"g(z) + g(−z) = {_fmt(c)} for all z (SymPy)",
+        "so negating the rows of W_gate and the columns of W_down in an index set S (W_val "
+        "kept) turns units into linear terms: the skip is absorbed whenever W_down[:,S] "
+        f"W_val[S,:] = {minus_inverse_identity(c)} (gate parity, recession.md §8, a result of "
+        "this project)",
+        f"in Lean ({NOT_COMPILED}): {library.RECESSION_LEAN['gate_parity']}",
+    )), c, ""
+
+
 #: Said wherever a Lean name is cited: nothing in ``lean/`` has been compiled here.
 NOT_COMPILED = "not compiled: no Lean toolchain here"
 
@@ -392,10 +499,31 @@ def _relu_library_lines() -> list[str]:
     ]
 
 
-_GELU_LINES = [
-    f"in Lean ({NOT_COMPILED}): only the sufficiency is formalised for this activation "
-    "(GELU's necessity, paper Thm 10, needs the independence of analytic ridge functions and "
-    "is not formalised)"]
+def _recession_library_lines(family: Family) -> list[str]:
+    """What the Lean library states about an activation with σ(tz)/t → relu z and
+    σ(z) − σ(−z) = z: the characterisation (catalog families: their own theorems; a user's
+    activation: the general one, whose premise SymPy verified)."""
+    own = library.RECESSION_FAMILIES.get(family.name, {}) if _is_catalog(family) else {}
+    if "characterisation" in own:
+        return [
+            f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is necessary "
+            f"and sufficient, any d ({own['characterisation']}), by the large-scale limit "
+            f"({own['recession']})",
+            f"in Lean ({NOT_COMPILED}): for an invertible skip A, nondegenerate weights, "
+            f"absorbable iff W_down[:,S] W_up[S,:] = −A for some S "
+            f"({own['characterisation_skip']})",
+            f"with biases (R4, in Lean, {NOT_COMPILED}): a biased block absorbs its identity "
+            "skip (the absorbing block with biases of its own) iff the same S-condition holds "
+            f"({own['biased_characterisation']})",
+        ]
+    return [f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is necessary "
+            f"and sufficient, any d ({library.RECESSION_LEAN['characterisation']}), with the "
+            "premise σ(t·z)/t → relu(z) verified by SymPy (a named hypothesis in the generated "
+            "Lean file)"]
+
+
+def _is_catalog(family: Family) -> bool:
+    return any(f == family for f in CATALOG)
 
 
 def _relu_like(family: Family, same_as: str | None) -> bool:
@@ -410,6 +538,13 @@ def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
     and the width bounds beyond the paper."""
     if analysis.verdict != CONDITIONAL:
         return {}
+    if analysis.family.gated:
+        name = (library.GATE_PARITY_FAMILIES.get(analysis.family.name)
+                if _is_catalog(analysis.family) else None)
+        names = {"sufficiency": library.RECESSION_LEAN["gate_parity"]}
+        if name:
+            names["sufficiency_family"] = name
+        return names
     lean = library.RELU_LEAN
     names = {"sufficiency": lean["sufficiency"]}
     if _relu_like(analysis.family, analysis.same_as):
@@ -417,7 +552,25 @@ def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
             "necessity", "characterisation", "characterisation_skip", "card", "measure_zero",
             "measure_zero_joint", "width_rank_bound", "width_upper", "width_self",
             "width_lower", "width_iff", "nondegenerate"))
+        names["biased_characterisation"] = library.RECESSION_FAMILIES["relu"][
+            "biased_characterisation"]
+    elif RECESSION_RELU in analysis.argument_names:
+        own = (library.RECESSION_FAMILIES.get(analysis.family.name, {})
+               if _is_catalog(analysis.family) else {})
+        names.update(nondegenerate=lean["nondegenerate"],
+                     necessity=library.RECESSION_LEAN["necessity"],
+                     characterisation=library.RECESSION_LEAN["characterisation"])
+        names.update(own)
     return names
+
+
+def never_theorems(analysis: "Analysis") -> list[str]:
+    """The Lean library theorems behind a `never` from the large-scale limit (empty
+    otherwise; the other never-arguments are instantiated in the family files)."""
+    if analysis.verdict != NEVER or RECESSION not in analysis.argument_names:
+        return []
+    return [name.split(" (", 1)[0]
+            for name in _zero_profile_names(analysis.family, analysis.recession)]
 
 
 def _catalog_twin(family: Family) -> Family | None:
@@ -454,6 +607,17 @@ def analyse(family: Family) -> Analysis:
     arguments.extend(parity)
     if not parity:
         not_applying.append(why_not)
+    rec = None if family.gated else recession_mod.recession(family.expr)
+    argument, why_not = _recession_argument(family, rec)
+    if argument is not None:
+        arguments.append(argument)
+    elif why_not:
+        not_applying.append(why_not)
+    argument, gate_c, why_not = _gate_parity_argument(family)
+    if argument is not None:
+        arguments.append(argument)
+    elif why_not:
+        not_applying.append(why_not)
 
     names = {a.name for a in arguments}
     same_as = None
@@ -468,25 +632,51 @@ def analyse(family: Family) -> Analysis:
         c = facts.odd_coefficient
         twin = _catalog_twin(family)
         same_as = twin.name if twin else None
-        necessity = family.necessity_proven or twin is not None
+        by_paper = family.necessity_proven or twin is not None
+        by_recession = RECESSION_RELU in names
+        necessity = by_paper or by_recession
         reasons = [f"conditional: absorbable when some S has W_down[:,S] W_up[S,:] = "
                    f"{minus_inverse_identity(c)}"]
-        if necessity:
+        if necessity and _relu_like(family, same_as):
             who = family.name if family.necessity_proven else f"{same_as} (same function)"
-            reasons.append(f"necessity is proven for {who} by the paper (Thm 8 for ReLU, Thm 10 "
-                           "for GELU), for nondegenerate weights and d ≥ 2; the condition is "
-                           "non-generic (Cor 11)")
-            reasons.extend(_relu_library_lines() if _relu_like(family, same_as)
-                           else _GELU_LINES)
+            reasons.append(f"necessity is proven for {who} by the paper (Thm 8), for "
+                           "nondegenerate weights and d ≥ 2; the condition is non-generic "
+                           "(Cor 11)")
+            reasons.extend(_relu_library_lines())
+            reasons.append(f"with biases (R4, in Lean, {NOT_COMPILED}): a biased block absorbs "
+                           "its identity skip (the absorbing block with biases of its own) iff "
+                           "the same S-condition holds ("
+                           f"{library.RECESSION_FAMILIES['relu']['biased_characterisation']})")
+        elif by_recession:
+            paper = (" (for GELU this is the paper's Thm 10)" if "gelu" in
+                     (family.name, same_as) else "")
+            reasons.append("necessity is proven: σ(t·z)/t → relu(z), so for nondegenerate "
+                           "weights the condition is also necessary (the large-scale limit, "
+                           f"R3, a result of this project){paper}")
+            reasons.extend(_recession_library_lines(family))
+        elif necessity:
+            reasons.append(f"necessity is proven for {same_as} (same function) by the paper "
+                           "(Thm 10), for nondegenerate weights and d ≥ 2")
         else:
             reasons.append("necessity is not proven for this activation: the condition is "
                            "sufficient, but other absorbing blocks may exist")
+    elif GATE_PARITY in names:
+        verdict = CONDITIONAL
+        necessity = False
+        reasons = [f"conditional: absorbable when some S has W_down[:,S] W_val[S,:] = "
+                   f"{minus_inverse_identity(gate_c)} (gate parity)",
+                   "necessity: open — the large-scale limit leaves a step-gate identity "
+                   "(recession.md §7–8); other absorbing blocks are not excluded"]
     else:
         verdict = UNDETERMINED
         necessity = None
-        reasons = ["undetermined: SymPy established none of the four arguments; this tool "
-                   "cannot say whether the skip can be absorbed"]
+        reasons = ["undetermined: SymPy established none of the arguments that decide it; "
+                   "this tool cannot say whether the skip can be absorbed"]
+        if RECESSION_RELU in names:
+            reasons.append("the S-condition W_down[:,S] W_up[S,:] = −I_d is nevertheless "
+                           "necessary for nondegenerate weights (recession_relu below); "
+                           "whether such a block ever absorbs the skip is open")
     reasons.extend(r for a in arguments for r in a.reasons)
     reasons.extend(f"not used: {r}" for r in not_applying if r)
     return Analysis(family, facts, tuple(arguments), verdict, necessity, tuple(reasons),
-                    same_as=same_as)
+                    same_as=same_as, recession=rec, gate_parity=gate_c)

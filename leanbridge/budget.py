@@ -5,12 +5,16 @@ SymPy can take minutes on an expression within the size limits of
 such a computation with :class:`BudgetExceeded` after ``seconds``: a ``SIGALRM`` timer, so it
 applies in the main thread of a POSIX process (elsewhere it does nothing and the computation
 runs unbounded). A ``RecursionError`` inside the budget becomes :class:`BudgetExceeded` too.
+
+Budgets nest: an inner budget (e.g. the recession limits inside ``analyse``) never outlives the
+outer one, and when it ends the outer timer is re-armed with what is left of it.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
+import time
 from contextlib import contextmanager
 
 #: The default budget of ``leanbridge analyse`` and ``generate --expr`` (seconds).
@@ -35,11 +39,17 @@ def time_budget(seconds: float | None, what: str = "the analysis"):
             raise BudgetExceeded(f"{what} recursed too deeply") from None
         return
 
-    def expire(signum, frame):
-        raise BudgetExceeded(f"{what} did not finish within {seconds:g} s")
+    outer_left = signal.getitimer(signal.ITIMER_REAL)[0]   # 0.0: no outer budget running
+    capped = bool(outer_left) and outer_left < seconds
+    limit = outer_left if capped else seconds
 
+    def expire(signum, frame):
+        raise BudgetExceeded(f"{what} did not finish within {limit:.3g} s"
+                             + (" (what was left of the time budget)" if capped else ""))
+
+    started = time.monotonic()
     previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         yield
     except RecursionError:
@@ -47,3 +57,7 @@ def time_budget(seconds: float | None, what: str = "the analysis"):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            # the outer budget goes on with what is left of it (at once if nothing is)
+            left = outer_left - (time.monotonic() - started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3))

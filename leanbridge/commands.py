@@ -17,7 +17,7 @@ from pathlib import Path
 import click
 import sympy as sp
 
-from leanbridge.analysis import Analysis, analyse, s_condition_theorems
+from leanbridge.analysis import Analysis, analyse, never_theorems, s_condition_theorems
 from leanbridge.atomic import UnwritableError, atomic_write, check_directory_writable
 from leanbridge.budget import DEFAULT_SECONDS, BudgetExceeded, time_budget
 from leanbridge.cli import STDOUT, InputError, distinct_outputs, project_dir, writable_output
@@ -85,7 +85,14 @@ def _describe(result: Analysis) -> str:
         if not family.gated:
             c = "no" if f.odd_coefficient is None else f"yes, c = {sp.sstr(f.odd_coefficient)}"
             lines.append(f"  σ(z) − σ(−z) = c·z: {c}")
-    lines.append(f"verdict: {result.verdict}")
+            if result.recession is not None:
+                lines.append(f"  {result.recession.text}")
+        else:
+            c = result.gate_parity
+            lines.append("  g(z) + g(−z) = c ≠ 0: "
+                         + ("no" if c is None else f"yes, c = {sp.sstr(c)}"))
+    lines.append(f"verdict: {result.verdict}"
+                 + (f" (necessity: {result.necessity})" if result.necessity else ""))
     lines.extend(f"  - {reason}" for reason in result.reasons)
     return "\n".join(_short(line, 300) for line in lines)
 
@@ -105,7 +112,9 @@ def families(as_json: bool) -> None:
             "expression": str(r.family.expr), "description": r.family.description,
             "source": r.family.source, "lean_definition": _library_definition(r.family),
             "verdict": r.verdict, "arguments": r.argument_names,
-            "s_condition_lean": s_condition_theorems(r),
+            "necessity": r.necessity, "s_condition_necessary": r.s_condition_necessary,
+            "s_condition_lean": s_condition_theorems(r), "never_lean": never_theorems(r),
+            "recession": r.recession.to_dict() if r.recession is not None else None,
         } for r in results]
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -134,8 +143,12 @@ def analyse_command(name: str | None, expr_text: str | None, gated: bool,
                     user_name: str | None, as_json: bool, budget: float) -> None:
     """Say which argument decides absorbability for a family NAME or an --expr.
 
-    The four arguments: degree (block positively homogeneous of degree ≠ 1), linearisation
-    (block o(|x|) at 0), even_parity (σ even), odd_linear_parity (σ(z) − σ(−z) = c·z, c ≠ 0).
+    The arguments: degree (block positively homogeneous of degree ≠ 1), linearisation
+    (block o(|x|) at 0), even_parity (σ even), odd_linear_parity (σ(z) − σ(−z) = c·z, c ≠ 0),
+    and the large-scale limit t → ∞ of σ(t·z)/t: recession (→ 0, e.g. bounded σ: never),
+    recession_relu (→ relu z: the index-set condition is necessary); for a gate, gate_parity
+    (g(z) + g(−z) = c ≠ 0: conditional, necessity open). A limit SymPy cannot decide within
+    the budget is reported as 'recession: unknown' with the reason.
     Verdicts: never, conditional (absorbable iff/if an index-set condition holds),
     undetermined (no argument applies).
     """

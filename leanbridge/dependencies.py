@@ -117,7 +117,7 @@ def collect(project: Path, plans: list[FamilyFile] | None = None,
     # beyond the paper: the research note's results, linked to their Lean theorems the same way
     for result, summary in library.NOTE_RESULTS.items():
         graph.add_node(note_node(result), kind=NOTE, summary=summary, beyond_the_paper=True,
-                       source="deep-stacks.md")
+                       source=library.NOTE_SOURCES.get(result, "deep-stacks.md"))
     for result, names in library.NOTE_LIBRARY.items():
         for name in names:
             graph.add_edge(note_node(result), f"{library.NAMESPACE}.{name}")
@@ -152,6 +152,10 @@ def missing_names(nodes: Mapping[str, dict],
         referenced.setdefault(statement.full_name,
                               f"export entry in leanbridge/library_statements.py, group "
                               f"{statement.group}")
+    for module, names in library.RECESSION_NAMES.items():
+        for name in names:
+            referenced.setdefault(f"{library.NAMESPACE}.{name}",
+                                  f"leanbridge.lean.library.RECESSION_NAMES ({module})")
     for family, lean_side in library.CATALOG_LEAN.items():
         referenced.setdefault(f"{library.NAMESPACE}.{lean_side.definition}",
                               f"catalog family {family}")

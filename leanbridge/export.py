@@ -103,6 +103,10 @@ _SHAPES = (
     ("_not_absorbable_even_of_ne_zero", "even_nonzero"),
     ("_not_absorbable_even", "even"),
     ("_absorbable_of_sCondition", "s_condition"),
+    # the large-scale limit (issue 22)
+    ("_not_absorbable_recession", "nonzero_skip"),
+    ("_absorbable_iff", "characterisation"),
+    ("_sCondition_of_absorbable", "s_condition_necessary"),
 )
 
 
@@ -115,6 +119,10 @@ SHAPE_TITLES = {
     "even": "the identity skip is not absorbed",
     "even_nonzero": r"no skip $A\neq 0$ is absorbed",
     "s_condition": "the S-condition gives an absorbing block",
+    # the large-scale limit (issue 22)
+    "nonzero_skip": r"no skip $A\neq 0$ is absorbed",
+    "characterisation": "the identity skip is absorbed if and only if the S-condition holds",
+    "s_condition_necessary": "an absorbed identity skip forces the S-condition",
 }
 
 def shape_of(declaration: Declaration) -> str:
@@ -170,6 +178,10 @@ def premise_latex(hypothesis: PremiseHypothesis, plan: FamilyFile) -> str:
         return rf"${s}$ is continuous at $0$ and ${s}(0) = 0$"
     if kind == "nonzero":
         return rf"${activation_latex(facts.odd_coefficient)}\neq 0$"
+    if kind == library.TENDSTO_DIV_ZERO:
+        return rf"${s}(tz)/t\to 0$ as $t\to\infty$, for every $z\in\mathbb{{R}}$"
+    if kind == library.TENDSTO_DIV_RELU:
+        return rf"${s}(tz)/t\to\max(z, 0)$ as $t\to\infty$, for every $z\in\mathbb{{R}}$"
     raise ExportError(f"no typeset form for the premise kind {kind!r}")
 
 
@@ -244,6 +256,10 @@ def reason_markdown(reason: str, c: sp.Expr | None) -> str:
     if c is not None:
         reason = reason.replace(f"{plain_product} = {minus_inverse_identity(c)}",
                                 f"${S_PRODUCT_LATEX} = {condition_latex(c)}$")
+    gated = "W_down[:,S] W_val[S,:]"           # gate parity (issue 22)
+    reason = reason.replace(f"{gated} = −I_d", r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -I_d$")
+    reason = reason.replace(gated, r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}}$")
+    reason = re.sub(r"\bW_(gate|val)\b", r"$W_{\\mathrm{\1}}$", reason)
     reason = reason.replace(f"n′ ≥ n + rank(I + {plain_product})",
                             rf"$n' \geq n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
     reason = reason.replace(f"n + rank(I + {plain_product})",
@@ -543,7 +559,7 @@ class Export:
     def paper_groups(self) -> list[tuple[int, str, str, list[LibraryRow]]]:
         """(number, key, heading, rows) of the paper's groups (numbered as :meth:`ref`)."""
         return [(number, *group) for number, group in enumerate(self.groups, start=1)
-                if group[0] not in BEYOND_GROUPS]
+                if group[0] not in BEYOND_GROUPS or self.beyond is None]
 
     @property
     def beyond_groups(self) -> list[tuple[int, str, str, list[LibraryRow]]]:
@@ -556,7 +572,10 @@ class Export:
 
     @property
     def paper_library(self) -> list[LibraryRow]:
-        return [r for r in self.library if not r.statement.beyond_the_paper]
+        """The paper's rows; in a named export (no section beyond the paper) also the rows
+        beyond the paper its statements instantiate."""
+        return [r for r in self.library
+                if not r.statement.beyond_the_paper or self.beyond is None]
 
     @property
     def beyond_library(self) -> list[LibraryRow]:
@@ -663,13 +682,15 @@ def _beyond() -> Beyond:
 def _chosen_library(argument_decls, full: bool) -> list[LibraryStatement]:
     """Every entry, paper's first (full export), or those the statements use plus the entries
     of the same groups that no family theorem instantiates (results stated on their own); the
-    results beyond the paper only in a full export."""
+    results beyond the paper in a full export, and in a named one only those its statements
+    instantiate (tanh's `never` rests on the large-scale limit, R2)."""
     if full:
         return sorted(LIBRARY_STATEMENTS, key=lambda e: e.beyond_the_paper)
     used = {u for _, d in argument_decls for u in d.uses}
     groups = {BY_NAME[u].group for u in used if u in BY_NAME}
-    return [e for e in LIBRARY_STATEMENTS if not e.beyond_the_paper and (
-        e.full_name in used or (e.group in groups and e.lean not in library.GENERAL_THEOREMS))]
+    return [e for e in LIBRARY_STATEMENTS if e.full_name in used or (
+        not e.beyond_the_paper and e.group in groups
+        and e.lean not in library.GENERAL_THEOREMS)]
 
 
 def _statuses(results: Results, current: dict[str, str]) -> tuple[dict[str, str], list[str]]:
@@ -698,7 +719,8 @@ _LATEX_TEXT = {"²": r"\textsuperscript{2}", "³": r"\textsuperscript{3}",
                "Φ": r"$\Phi$", "π": r"$\pi$", "ℝ": r"$\mathbb{R}$", "−": "--", "—": "---",
                "–": "--", "≠": r"$\neq$", "≥": r"$\geq$", "·": r"$\cdot$", "⊙": r"$\odot$",
                "√": r"$\sqrt{}$", "…": r"\ldots{}", "→": r"$\to$", "⁻": "$^{-}$", "é": r"\'e",
-               "×": r"$\times$", "′": "$'$", "≤": r"$\leq$"}
+               "×": r"$\times$", "′": "$'$", "≤": r"$\leq$", "ρ": r"$\rho$", "β": r"$\beta$",
+               "∞": r"$\infty$", "§": r"\S{}", "∈": r"$\in$", "Σ": r"$\Sigma$"}
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                   "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
                   "^": r"\textasciicircum{}"}

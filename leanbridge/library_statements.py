@@ -30,15 +30,20 @@ GROUPS: dict[str, str] = {
     "odd_linear_parity": "Odd-linear activations: the S-condition",
     "relu_characterisation": "ReLU: the S-condition is necessary and sufficient",
     "pre_norm": "Pre-norm blocks: the residual stream",
+    "gelu_characterisation": "GELU: the S-condition is necessary and sufficient",
     "beyond_width": "Beyond the paper: width",
     "beyond_depth": "Beyond the paper: depth",
+    "beyond_recession": "Beyond the paper: the large-scale limit",
+    "beyond_biases": "Beyond the paper: biases",
+    "beyond_leaky": "Beyond the paper: activations with a kink (Leaky ReLU)",
 }
 
 #: The groups whose theorems are not in the paper (they come from this project's research note,
 #: ``deep-stacks.md``). The exports print them after the paper's results, under the heading
 #: "Beyond the paper", with the note's results that are not formalised
 #: (:mod:`leanbridge.beyond`). They are the last groups of :data:`GROUPS`.
-BEYOND_GROUPS: tuple[str, ...] = ("beyond_width", "beyond_depth")
+BEYOND_GROUPS: tuple[str, ...] = ("beyond_width", "beyond_depth", "beyond_recession",
+                                  "beyond_biases", "beyond_leaky")
 
 #: The notation every entry uses, stated once at the top of an export.
 NOTATION = (
@@ -182,6 +187,37 @@ _LITTLE_O = r"$\sigma(z) = o(z)$ as $z\to 0$"
 #: Lean's ``Tendsto g (𝓝 0) (𝓝 0)``: the neighbourhood filter is not punctured, so it says
 #: g(0) = 0 as well as g(z) → 0 (read as a punctured limit, "g(z) → 0" alone would be false).
 _TENDSTO = r"$g$ is continuous at $0$ and $g(0) = 0$"
+# the large-scale limit (issue 22, ../shared/research/recession.md)
+_TO = (r"$\sigma(tz)/t\to {rho}$ as $t\to\infty$, for every $z\in\mathbb{R}$ (the "
+       r"large-scale limit of $\sigma$)")
+_BOUNDED = (r"$\sigma$ is bounded: $\lvert\sigma(z)\rvert\leq M$ for some $M$ and all "
+            r"$z\in\mathbb{R}$")
+_ODD_ONE = r"$\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$"
+_GELU = r"$\sigma(z) = z\,\Phi(z)$ (GELU, $\Phi$ the standard normal distribution function)"
+_GELU_TANH = (r"$\sigma(z) = \tfrac{z}{2}\bigl(1 + \tanh(\sqrt{2/\pi}\,(z + 0.044715\,z^3))"
+              r"\bigr)$ (GELU, tanh approximation)")
+_SWISH = r"$\sigma(z) = z/(1 + e^{-z})$ (SiLU, Swish)"
+_SOFTPLUS = r"$\sigma(z) = \log(1 + e^{z})$ (softplus)"
+_TANH = r"$\sigma = \tanh$"
+_SIGMOID = r"$\sigma(z) = 1/(1 + e^{-z})$ (sigmoid)"
+_IFF = (r"the block $B_W$ absorbs the identity skip if and only if some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -I_d$")
+_IFF_SKIP = (r"the block $B_W$ absorbs the skip $A$ if and only if some "
+             r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+             r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -A$")
+_NO_SKIP = r"for all $d, n$ and all weights, no ungated block with activation $\sigma$ absorbs a skip $A\neq 0$"
+_BIASED = (r"the biased block $x\mapsto W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x + b) + e$ "
+           r"($b\in\mathbb{R}^n$, $e\in\mathbb{R}^d$) absorbs the {skip} when some biased "
+           r"block $x\mapsto V_{\mathrm{down}}\,\sigma(V_{\mathrm{up}}x + b') + e'$ of the "
+           r"same width, with biases of its own, equals $x\mapsto {Ax}W_{\mathrm{down}}\,"
+           r"\sigma(W_{\mathrm{up}}x + b) + e$")
+_BIASED_IFF = (_BIASED.replace("{skip}", "identity skip").replace("{Ax}", "x + ")
+               + r"; for all $b$ and $e$ it does if and only if some "
+                 r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+                 r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -I_d$ (the biases never matter)")
+_BIASED_NEVER = (_BIASED.replace("{skip}", "skip $A$").replace("{Ax}", "Ax + ")
+                 + r"; for all $d, n$, weights and biases, it absorbs no skip $A\neq 0$")
 _EVEN = r"$\sigma(-z) = \sigma(z)$ for all $z\in\mathbb{R}$ ($\sigma$ is even)"
 _STACKS = (r"for $d\geq 1$ and all blocks $B_{W^{(1)}},\dots,B_{W^{(L)}}$ ($L\geq 0$) and "
            r"$B_{V^{(1)}},\dots,B_{V^{(L')}}$ ($L'\geq 1$) of width $n$ with {what}, the "
@@ -299,6 +335,13 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         r"no function $G$ at all satisfies $h + F(N(h)) = G(N(h))$ for all "
         r"$h\in\mathbb{R}^d$"),
     LibraryStatement(
+        "absorbable_gelu_iff", "gelu_characterisation", "Thm 10", (_GELU, _NONDEGENERATE),
+        _IFF + r" (proved here by the large-scale limit, not by the paper's ridge-function "
+               r"argument)"),
+    LibraryStatement(
+        "absorbable_gelu_iff_of_isUnit_det", "gelu_characterisation", "Thm 10 and Lemma 4",
+        (_GELU, _NONDEGENERATE, r"$A\in\mathbb{R}^{d\times d}$ is invertible"), _IFF_SKIP),
+    LibraryStatement(
         "absorbableWithWidth_add_of_linearIndependent", "beyond_width", None,
         (_RELU, r"some $d$ rows of $W_{\mathrm{up}}$ are linearly independent"),
         r"some ungated ReLU block of width $n + d$ equals $x\mapsto x + B_W(x)$"),
@@ -354,6 +397,112 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
         "resStack_eq_plainStack_width_one_iff", "beyond_depth", None, (_SCALAR_STACK,),
         r"for every $L'\geq 1$, $F$ equals a composition of $L'$ ReLU blocks of width $1$ "
         r"without skips if and only if $F$ vanishes on a closed half-line"),
+    # -- the large-scale limit (issue 22; recession.md, results of this project) ------------
+    LibraryStatement(
+        "absorbable_of_tendsto_div", "beyond_recession", None,
+        (_TO.replace("{rho}", r"\rho(z)") + r", for some $\rho\colon\mathbb{R}\to\mathbb{R}$",),
+        r"for all $d, n$, skips $A$ and weights $W$, $V$: if "
+        r"$Ax + W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x) = V_{\mathrm{down}}\,"
+        r"\sigma(V_{\mathrm{up}}x)$ for all $x$, then the same holds with $\rho$ in place of "
+        r"$\sigma$ (R1: the identity at $tx$, divided by $t$, as $t\to\infty$)"),
+    LibraryStatement(
+        "eq_zero_of_absorbable_of_tendsto_div_zero", "beyond_recession", None,
+        (_TO.replace("{rho}", "0"),), _NO_SKIP + r" (R2)"),
+    LibraryStatement(
+        "eq_zero_of_absorbable_of_bounded", "beyond_recession", None, (_BOUNDED,),
+        _NO_SKIP + r" (R2)"),
+    LibraryStatement("not_absorbable_tanh", "beyond_recession", None, (_TANH,), _NO_SKIP),
+    LibraryStatement("not_absorbable_sigmoid", "beyond_recession", None, (_SIGMOID,), _NO_SKIP),
+    LibraryStatement(
+        "exists_sCondition_of_absorbable_of_tendsto_div_relu", "beyond_recession", None,
+        (_TO.replace("{rho}", r"\max(z, 0)"), _NONDEGENERATE,
+         r"the block $B_W$ absorbs the identity skip $A = I_d$"),
+        r"some $S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -I_d$ (R3)"),
+    LibraryStatement(
+        "absorbable_iff_of_tendsto_div_relu", "beyond_recession", None,
+        (_TO.replace("{rho}", r"\max(z, 0)"), _ODD_ONE, _NONDEGENERATE), _IFF + " (R3)"),
+    LibraryStatement("absorbable_geluTanh_iff", "beyond_recession", None,
+                     (_GELU_TANH, _NONDEGENERATE), _IFF),
+    LibraryStatement("absorbable_swish_iff", "beyond_recession", None,
+                     (_SWISH, _NONDEGENERATE), _IFF),
+    LibraryStatement("absorbable_softplus_iff", "beyond_recession", None,
+                     (_SOFTPLUS, _NONDEGENERATE), _IFF),
+    LibraryStatement("absorbable_geluTanh_iff_of_isUnit_det", "beyond_recession", None,
+                     (_GELU_TANH, _NONDEGENERATE,
+                      r"$A\in\mathbb{R}^{d\times d}$ is invertible"), _IFF_SKIP),
+    LibraryStatement("absorbable_swish_iff_of_isUnit_det", "beyond_recession", None,
+                     (_SWISH, _NONDEGENERATE,
+                      r"$A\in\mathbb{R}^{d\times d}$ is invertible"), _IFF_SKIP),
+    LibraryStatement("absorbable_softplus_iff_of_isUnit_det", "beyond_recession", None,
+                     (_SOFTPLUS, _NONDEGENERATE,
+                      r"$A\in\mathbb{R}^{d\times d}$ is invertible"), _IFF_SKIP),
+    LibraryStatement(
+        "gatedAbsorbable_of_gateParity", "beyond_recession", None,
+        (r"$g(z) + g(-z) = c$ for all $z\in\mathbb{R}$, with $c\neq 0$",
+         r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -\tfrac{1}{c}\,A$ for a skip "
+         r"$A\in\mathbb{R}^{d\times d}$"),
+        r"the gated block $B_W$ with gate $g$ absorbs the skip $A$: "
+        r"$V_{\mathrm{down}}$ and $V_{\mathrm{gate}}$ equal to $W_{\mathrm{down}}$ with the "
+        r"columns in $S$ negated and $W_{\mathrm{gate}}$ with the rows in $S$ negated, and "
+        r"$V_{\mathrm{val}} = W_{\mathrm{val}}$, give $Ax + B_W(x) = B_V(x)$ for all $x$ (gate "
+        r"parity; whether the condition is also necessary is open)"),
+    LibraryStatement(
+        "gatedAbsorbable_sigmoid_of_sCondition", "beyond_recession", None,
+        (r"$g(z) = 1/(1 + e^{-z})$ (GLU)",
+         r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -A$ for a skip "
+         r"$A\in\mathbb{R}^{d\times d}$"),
+        r"the gated block $B_W$ with gate $g$ absorbs the skip $A$ (the sigmoid gate has "
+        r"$g(z) + g(-z) = 1$)"),
+    # -- biases (R4) -----------------------------------------------------------------------
+    LibraryStatement(
+        "biasedAbsorbable_of_sCondition", "beyond_biases", None,
+        (r"$\sigma(z) - \sigma(-z) = c\,z$ for all $z\in\mathbb{R}$, with $c\neq 0$",
+         r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+         r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{1}{c}\,A$ for a skip "
+         r"$A\in\mathbb{R}^{d\times d}$"),
+        r"for all $b\in\mathbb{R}^n$ and $e\in\mathbb{R}^d$, "
+        r"$Ax + W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x + b) + e = "
+        r"W_{\mathrm{down}}\,\sigma(V_{\mathrm{up}}x + b') + e'$ for all $x$, with "
+        r"$V_{\mathrm{up}}$ and $b'$ equal to $W_{\mathrm{up}}$ and $b$ with the rows and entries "
+        r"in $S$ negated and $e' = e + c\,W_{\mathrm{down}}\,D_S\,b$"),
+    LibraryStatement(
+        "absorbable_of_biasedAbsorbable_of_tendsto", "beyond_biases", None,
+        (r"$\sigma(tz + \beta)/t\to\rho(z)$ as $t\to\infty$, for every $z$ and "
+         r"$\beta\in\mathbb{R}$, for some $\rho\colon\mathbb{R}\to\mathbb{R}$",),
+        r"for all $d, n$, skips $A$, weights $W$, $V$ and biases $b, e, b', e'$: if "
+        r"$Ax + W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x + b) + e = V_{\mathrm{down}}\,"
+        r"\sigma(V_{\mathrm{up}}x + b') + e'$ for all $x$, then "
+        r"$Ax + W_{\mathrm{down}}\,\rho(W_{\mathrm{up}}x) = V_{\mathrm{down}}\,"
+        r"\rho(V_{\mathrm{up}}x)$ for all $x$ (the biases drop out in the large-scale limit)"),
+    *(LibraryStatement(f"biasedAbsorbable_{name}_iff", "beyond_biases", None,
+                       (activation, _NONDEGENERATE), _BIASED_IFF)
+      for name, activation in (("relu", _RELU), ("gelu", _GELU), ("geluTanh", _GELU_TANH),
+                               ("swish", _SWISH), ("softplus", _SOFTPLUS))),
+    LibraryStatement("eq_zero_of_biasedAbsorbable_of_bounded", "beyond_biases", None,
+                     (_BOUNDED,), _BIASED_NEVER),
+    LibraryStatement("not_biasedAbsorbable_tanh", "beyond_biases", None, (_TANH,),
+                     _BIASED_NEVER),
+    LibraryStatement("not_biasedAbsorbable_sigmoid", "beyond_biases", None, (_SIGMOID,),
+                     _BIASED_NEVER),
+    # -- activations a z + b |z| (recession.md §6): Thm 8's proof carries over ----------------
+    LibraryStatement(
+        "absorbable_iff_of_parts", "beyond_leaky", None,
+        (r"$\sigma(z) - \sigma(-z) = c\,z$ for all $z\in\mathbb{R}$, with $c\neq 0$",
+         r"$\sigma(z) + \sigma(-z) = k\,\lvert z\rvert$ for all $z\in\mathbb{R}$, with "
+         r"$k\neq 0$", _NONDEGENERATE),
+        r"the block $B_W$ absorbs the identity skip if and only if some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{1}{c}\,I_d$ (the proof of "
+        r"Thm 8 of the paper, with the even part $k\lvert z\rvert$ in place of ReLU's)"),
+    LibraryStatement(
+        "absorbable_leakyRelu_iff", "beyond_leaky", None,
+        (r"$\sigma(z) = \max(z, z/100)$ (Leaky ReLU of slope $1/100$)", _NONDEGENERATE),
+        r"the block $B_W$ absorbs the identity skip if and only if some "
+        r"$S\subseteq\lbrace 1,\dots,n\rbrace$ satisfies "
+        r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -\tfrac{100}{101}\,I_d$"),
 )
 
 BY_NAME: dict[str, LibraryStatement] = {s.full_name: s for s in LIBRARY_STATEMENTS}
@@ -460,11 +609,91 @@ TITLES: dict[str, str] = {
     "resStack_eq_plainStack_width_one_iff":
         r"A scalar residual ReLU stack is a plain stack of width $1$ if and only if it "
         r"vanishes on a half-line",
+    # the large-scale limit (issue 22)
+    "absorbable_gelu_iff":
+        "A nondegenerate GELU block absorbs the identity if and only if the S-condition holds",
+    "absorbable_gelu_iff_of_isUnit_det":
+        r"A nondegenerate GELU block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "absorbable_of_tendsto_div":
+        r"An absorbing identity passes to the large-scale limit $\rho$ of $\sigma$",
+    "eq_zero_of_absorbable_of_tendsto_div_zero":
+        r"An activation with $\sigma(tz)/t\to 0$ absorbs no skip $A\neq 0$",
+    "eq_zero_of_absorbable_of_bounded": r"A bounded activation absorbs no skip $A\neq 0$",
+    "not_absorbable_tanh": r"A tanh block absorbs no skip $A\neq 0$",
+    "not_absorbable_sigmoid": r"A sigmoid block absorbs no skip $A\neq 0$",
+    "exists_sCondition_of_absorbable_of_tendsto_div_relu":
+        r"With large-scale limit ReLU an absorbed identity forces the S-condition",
+    "absorbable_iff_of_tendsto_div_relu":
+        r"With large-scale limit ReLU and odd part $z$ the S-condition decides",
+    "absorbable_geluTanh_iff":
+        "A nondegenerate GELU-tanh block absorbs the identity if and only if the S-condition "
+        "holds",
+    "absorbable_swish_iff":
+        "A nondegenerate SiLU block absorbs the identity if and only if the S-condition holds",
+    "absorbable_softplus_iff":
+        "A nondegenerate softplus block absorbs the identity if and only if the S-condition "
+        "holds",
+    "absorbable_geluTanh_iff_of_isUnit_det":
+        r"A nondegenerate GELU-tanh block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "absorbable_swish_iff_of_isUnit_det":
+        r"A nondegenerate SiLU block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "absorbable_softplus_iff_of_isUnit_det":
+        r"A nondegenerate softplus block absorbs an invertible $A$ if and only if the "
+        r"S-condition with $-A$ holds",
+    "gatedAbsorbable_of_gateParity":
+        r"A gate with $g(z) + g(-z) = c\neq 0$ absorbs $A$ under the S-condition",
+    "gatedAbsorbable_sigmoid_of_sCondition":
+        "A GLU block absorbs the skip under the S-condition with the value weights",
+    "biasedAbsorbable_of_sCondition":
+        "The S-condition gives an absorbing block with biases",
+    "absorbable_of_biasedAbsorbable_of_tendsto":
+        "The biases drop out of an absorbing identity in the large-scale limit",
+    "biasedAbsorbable_relu_iff":
+        "With biases a nondegenerate ReLU block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_gelu_iff":
+        "With biases a nondegenerate GELU block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_geluTanh_iff":
+        "With biases a nondegenerate GELU-tanh block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_swish_iff":
+        "With biases a nondegenerate SiLU block absorbs the identity if and only if the "
+        "S-condition holds",
+    "biasedAbsorbable_softplus_iff":
+        "With biases a nondegenerate softplus block absorbs the identity if and only if the "
+        "S-condition holds",
+    "eq_zero_of_biasedAbsorbable_of_bounded":
+        r"A bounded activation with biases absorbs no skip $A\neq 0$",
+    "not_biasedAbsorbable_tanh": r"A tanh block with biases absorbs no skip $A\neq 0$",
+    "not_biasedAbsorbable_sigmoid": r"A sigmoid block with biases absorbs no skip $A\neq 0$",
+    "absorbable_iff_of_parts":
+        r"With odd part $cz$ and even part $k\lvert z\rvert$ the S-condition decides",
+    "absorbable_leakyRelu_iff":
+        "A nondegenerate Leaky ReLU block absorbs the identity if and only if the S-condition "
+        "holds",
 }
 
 #: Informal proofs for the blueprint: the paper's argument (as the research notes reconstruct
 #: it) in a few lines, or the note's for the results beyond the paper. LaTeX text as the entries.
 PROOFS: dict[str, str] = {
+    "absorbable_gelu_iff": (
+        r"Sufficiency: $\sigma(z) - \sigma(-z) = z\,(\Phi(z) + \Phi(-z)) = z$, so negating "
+        r"the rows of $W_{\mathrm{up}}$ in $S$ adds $-W_{\mathrm{down}}D_SW_{\mathrm{up}}x = x$. "
+        r"Necessity, by the large-scale limit rather than the paper's ridge-function argument: "
+        r"$\sigma(tz)/t = z\,\Phi(tz)\to\max(z, 0)$ as $t\to\infty$, so evaluating "
+        r"$x + B_W(x) = B_V(x)$ at $tx$ and dividing by $t$ gives the same identity for ReLU "
+        r"blocks with the same weights; Thm 8 (ReLU, nondegenerate weights) then gives the "
+        r"S-condition."),
+    "absorbable_gelu_iff_of_isUnit_det": (
+        r"Lemma 4 of the paper: $Ax + B_W(x) = A\bigl(x + B_{W'}(x)\bigr)$ with "
+        r"$W'_{\mathrm{down}} = A^{-1}W_{\mathrm{down}}$, which keeps the weights "
+        r"nondegenerate; the identity case above then gives "
+        r"$A^{-1}W_{\mathrm{down}}D_SW_{\mathrm{up}} = -I_d$, that is "
+        r"$W_{\mathrm{down}}D_SW_{\mathrm{up}} = -A$."),
     "not_residual_eq_of_bounded_norm": (
         r"The outputs of $N$ lie in the closed ball of radius $R$, which is compact; the "
         r"continuous map $G - F$ is bounded on it, by $C$ say. If $h + F(N(h)) = G(N(h))$ for "

@@ -19,11 +19,15 @@ from leanbridge.analysis import (
     EVEN_PARITY,
     LINEARISATION,
     ODD_LINEAR_PARITY,
+    RECESSION,
+    RECESSION_RELU,
     Analysis,
     power_text,
     times_z,
 )
+from leanbridge.budget import BudgetExceeded, time_budget
 from leanbridge.families import Z
+from leanbridge.recession import SECONDS as RECESSION_SECONDS
 from leanbridge.halfline import normal_form_zero
 from leanbridge.lean import library
 
@@ -151,7 +155,41 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
             checks.append(PremiseCheck(
                 family.name, argument, f"c = {sp.sstr(c)} ≠ 0", nonzero_status(c),
                 "sympy: c.is_zero (after simplify when undecided)", NONZERO))
+        elif argument in (RECESSION, RECESSION_RELU):
+            relu = argument == RECESSION_RELU
+            try:
+                with time_budget(RECESSION_SECONDS, what="the recession premise check"):
+                    status = _tendsto_div(sigma, relu)
+            except BudgetExceeded:
+                status = UNKNOWN
+            checks.append(PremiseCheck(
+                family.name, argument,
+                f"σ(t·z)/t → {'relu(z)' if relu else '0'} as t → ∞, for every z",
+                status,
+                "sympy.limit of σ(t·p)/t and σ(−t·p)/t as t → ∞ (p > 0 symbolic), and σ(0) "
+                "finite", library.TENDSTO_DIV_RELU if relu else library.TENDSTO_DIV_ZERO))
     return checks
+
+
+def _tendsto_div(sigma: sp.Expr, relu_profile: bool) -> str:
+    """σ(t·z)/t → 0 (or → relu z) as t → ∞, for z = p and z = −p (p > 0) with the slope
+    symbolic — a route independent of the analysis, which computes lim σ(±t)/t — and z = 0
+    (σ(0)/t → 0 as σ(0) is finite)."""
+    t = sp.Symbol("t", positive=True)
+    statuses = []
+    for sign, expected in ((1, _P if relu_profile else 0), (-1, sp.Integer(0))):
+        try:
+            value = sp.limit(sigma.subs(Z, sign * t * _P) / t, t, sp.oo)
+        except _ERRORS:
+            statuses.append(UNKNOWN)
+            continue
+        if isinstance(value, sp.Limit) or value.has(sp.Limit, sp.AccumBounds, sp.nan):
+            statuses.append(UNKNOWN)
+        else:
+            statuses.append(_identity(sp.sympify(value - expected)))
+    value0 = sigma.subs(Z, 0)
+    statuses.append(VERIFIED if value0.is_finite else UNKNOWN)
+    return _all(*statuses)
 
 
 def nonzero_status(c: sp.Expr) -> str:

@@ -31,7 +31,10 @@ from leanbridge.analysis import (
     DEGREE,
     EVEN_PARITY,
     LINEARISATION,
+    GATE_PARITY,
     ODD_LINEAR_PARITY,
+    RECESSION,
+    RECESSION_RELU,
     Analysis,
     analyse,
     factor_text,
@@ -236,6 +239,10 @@ def premise_statement(kind: str, s: str, degree: sp.Expr | None = None,
         return f"{s} =o[𝓝 0] (fun z => z)"
     if kind == library.TENDSTO:
         return f"Tendsto {s} (𝓝 0) (𝓝 0)"
+    if kind == library.TENDSTO_DIV_ZERO:
+        return f"∀ z : ℝ, Tendsto (fun t : ℝ => {s} (t * z) / t) Filter.atTop (𝓝 0)"
+    if kind == library.TENDSTO_DIV_RELU:
+        return f"∀ z : ℝ, Tendsto (fun t : ℝ => {s} (t * z) / t) Filter.atTop (𝓝 (relu z))"
     raise ValueError(kind)
 
 
@@ -503,6 +510,89 @@ def _nonzero(c: sp.Expr, c_real: str) -> tuple[str, PremiseHypothesis | None]:
     return NONZERO_BINDER, hypothesis
 
 
+# -- the large-scale limit (issue 22) --------------------------------------------------------
+
+#: The binder of the recession premise σ(t·z)/t → ρ(z): no certificate rule proves a limit at
+#: infinity (the bounded-atom rule of the issue is not written), so it is always a named
+#: hypothesis, verified by SymPy (``premises.py``) and reported ``proved_modulo_premise``.
+RECESSION_BINDER = "hρ"
+_RECESSION_REASON = ("a limit as t → ∞: no certificate rule proves it in Lean (SymPy verified "
+                     "it with sympy.limit on z = p and z = −p, p > 0)")
+
+
+def _recession_premise(symbol: str, kind: str) -> PremiseRef:
+    hypothesis = PremiseHypothesis(RECESSION_BINDER, kind, premise_statement(kind, symbol),
+                                   _RECESSION_REASON)
+    return PremiseRef(RECESSION_BINDER, hypothesis)
+
+
+def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
+                        lean_side) -> list[Declaration]:
+    """The theorems of the large-scale limit for one family.
+
+    * σ(tz)/t → 0: no skip A ≠ 0 is absorbed (R2), modulo `hρ`;
+    * σ(tz)/t → relu z with σ(z) − σ(−z) = z: the characterisation — a catalog family with
+      a library theorem instantiates it (no premise), any other one instantiates
+      `absorbable_iff_of_tendsto_div_relu` modulo `hρ`;
+    * σ(tz)/t → relu z alone: the S-condition is necessary, modulo `hρ`.
+    """
+    s, name = f.symbol, f.family.name
+    lean = library.RECESSION_LEAN
+    if rec_kind == library.TENDSTO_DIV_ZERO:
+        premise = _recession_premise(s, rec_kind)
+        general = lean["sublinear"].removeprefix(library.NAMESPACE + ".")
+        f.modules.add(library.recession_module(general))
+        return [_theorem(
+            f"{name}_not_absorbable_recession", RECESSION, premise,
+            f" {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n    ¬ Absorbable {s} A Wd Wu",
+            f"fun h => hA (by\n    first\n      | exact {general} {premise.term} h\n"
+            f"      | exact ({general} (σ := {s}) {premise.term}) h)",
+            "**The large-scale limit (R2, beyond the paper).** `σ(t z)/t → 0` as `t → ∞` for "
+            "every `z`: evaluating an absorbing identity at `t • x` and dividing by `t` gives "
+            "`A x = 0`, so no block of the same width absorbs a skip `A ≠ 0`, for any weights.",
+            general, None)]
+    necessity_name = lean["necessity"].removeprefix(library.NAMESPACE + ".")
+    own = library.RECESSION_FAMILIES.get(name, {}) if lean_side is not None else {}
+    iff_body = (f"\n    {{Wd : Matrix (Fin d) (Fin n) ℝ}} {{Wu : Matrix (Fin n) (Fin d) ℝ}}\n"
+                f"    (hnd : Nondegenerate Wd Wu) :\n"
+                f"    Absorbable {s} 1 Wd Wu ↔\n"
+                f"      ∃ S : Finset (Fin n),\n        {SELECTOR} = -1")
+    if odd is not None and "characterisation" in own:
+        theorem = own["characterisation"].removeprefix(library.NAMESPACE + ".")
+        f.modules.add(library.recession_module(theorem))
+        return [Declaration(
+            f"{name}_absorbable_iff", "theorem", "argument", RECESSION_RELU,
+            " {d n : ℕ}" + iff_body, f"{theorem} hnd",
+            f"**Large-scale limit (R3){' = paper Thm 10' if name == 'gelu' else ''}.** "
+            f"`{s} (t z)/t → relu z` and `{s} z - {s} (-z) = z`: for nondegenerate weights the "
+            "identity skip is absorbed iff some `S` has `W_down[:,S] W_up[S,:] = -1` (the "
+            f"library's `{theorem}`).",
+            (own["characterisation"],), "Thm 10" if name == "gelu" else None)]
+    premise = _recession_premise(s, rec_kind)
+    if odd is not None:
+        general = lean["characterisation"].removeprefix(library.NAMESPACE + ".")
+        f.modules.add(library.recession_module(general))
+        return [_theorem(
+            f"{name}_absorbable_iff", RECESSION_RELU, premise, iff_body,
+            f"by\n  first\n    | exact {general} {premise.term} {odd.term} hnd\n"
+            f"    | exact ({general} (σ := {s}) {premise.term} {odd.term} hnd)",
+            f"**Large-scale limit (R3, beyond the paper).** `{s} (t z)/t → relu z` and "
+            f"`{s} z - {s} (-z) = z`: for nondegenerate weights the identity skip is absorbed "
+            "iff some `S` has `W_down[:,S] W_up[S,:] = -1`.",
+            general, None, *odd.uses, nonzero=odd.hypothesis)]
+    f.modules.add(library.recession_module(necessity_name))
+    return [_theorem(
+        f"{name}_sCondition_of_absorbable", RECESSION_RELU, premise,
+        f"\n    {{Wd : Matrix (Fin d) (Fin n) ℝ}} {{Wu : Matrix (Fin n) (Fin d) ℝ}}\n"
+        f"    (hnd : Nondegenerate Wd Wu) :\n    Absorbable {s} 1 Wd Wu →\n"
+        f"      ∃ S : Finset (Fin n),\n        {SELECTOR} = -1",
+        f"{necessity_name} (σ := {s}) {premise.term} hnd",
+        f"**Large-scale limit (R3, beyond the paper).** `{s} (t z)/t → relu z`: for "
+        "nondegenerate weights an absorbed identity skip forces `W_down[:,S] W_up[S,:] = -1` "
+        "for some `S` (whether such a block ever absorbs is open).",
+        necessity_name, None)]
+
+
 # -- assembling a family ---------------------------------------------------------------------
 
 @dataclass
@@ -640,6 +730,27 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
                 continue
             builder.modules.add("SkipAbsorption.Parity")
             builder.declarations.append(_odd_theorem(builder, premise(library.ODD, c=c), c))
+        elif argument.name == RECESSION:
+            # (each theorem adds the module that declares what it instantiates)
+            builder.declarations.extend(_recession_theorems(
+                builder, library.TENDSTO_DIV_ZERO, None, lean_side))
+        elif argument.name == RECESSION_RELU and not (lean_side and family.name == "relu"):
+            # (ReLU itself: the library's `absorbable_relu_iff`, cited in the S-condition
+            # theorem's docstring; its family file keeps its light import)
+            odd = (premise(library.ODD, c=sp.Integer(1))
+                   if facts.odd_coefficient == 1 else None)
+            declarations = _recession_theorems(builder, library.TENDSTO_DIV_RELU, odd,
+                                               lean_side)
+            if any(d.premise_hypotheses for d in declarations):
+                builder.modules.add("SkipAbsorption.Defs")     # `relu` in the premise
+            builder.declarations.extend(declarations)
+        elif argument.name == GATE_PARITY:
+            own = library.GATE_PARITY_FAMILIES.get(family.name) if _is_catalog(family) else None
+            builder.not_formalised.append(
+                "gate_parity: stated in the library, not instantiated in this file: "
+                f"{library.RECESSION_LEAN['gate_parity']}"
+                + (f" and, for the sigmoid gate, {own}" if own else "")
+                + " (sufficiency; necessity is open)")
 
     declarations = _order(_qualified(builder.declarations))
     if lean_side is None:

@@ -23,21 +23,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # family: (verdict, arguments, block degree, odd coefficient c, necessity proven)
 EXPECTED = {
-    "relu": (CONDITIONAL, ["odd_linear_parity"], 1, 1, True),
-    "gelu": (CONDITIONAL, ["odd_linear_parity"], None, 1, True),
-    "gelu_tanh": (CONDITIONAL, ["odd_linear_parity"], None, 1, False),
-    "silu": (CONDITIONAL, ["odd_linear_parity"], None, 1, False),
+    "relu": (CONDITIONAL, ["odd_linear_parity", "recession_relu"], 1, 1, True),
+    "gelu": (CONDITIONAL, ["odd_linear_parity", "recession_relu"], None, 1, True),
+    "gelu_tanh": (CONDITIONAL, ["odd_linear_parity", "recession_relu"], None, 1, True),
+    "silu": (CONDITIONAL, ["odd_linear_parity", "recession_relu"], None, 1, True),
     "relu2": (NEVER, ["degree", "linearisation"], 2, None, None),
     "relu3": (NEVER, ["degree", "linearisation"], 3, None, None),
     "leaky_relu": (CONDITIONAL, ["odd_linear_parity"], 1, sp.Rational(101, 100), False),
-    "tanh": (UNDETERMINED, [], None, None, None),
-    "sigmoid": (UNDETERMINED, [], None, None, None),
-    "softplus": (CONDITIONAL, ["odd_linear_parity"], None, 1, False),
+    "tanh": (NEVER, ["recession"], None, None, None),
+    "sigmoid": (NEVER, ["recession"], None, None, None),
+    "softplus": (CONDITIONAL, ["odd_linear_parity", "recession_relu"], None, 1, True),
     "abs": (NEVER, ["even_parity"], 1, 0, None),
     "reglu": (NEVER, ["degree", "linearisation"], 2, None, None),
     "swiglu": (NEVER, ["linearisation"], None, None, None),
     "geglu": (NEVER, ["linearisation"], None, None, None),
-    "glu": (UNDETERMINED, [], None, None, None),
+    "glu": (CONDITIONAL, ["gate_parity"], None, None, False),
     "bilinear": (NEVER, ["degree", "linearisation"], 2, None, None),
 }
 
@@ -65,7 +65,8 @@ def test_catalog_verdicts_and_arguments(name):
 
 def test_the_papers_table():
     """ReLU², ReGLU → degree; SwiGLU, GeGLU → linearisation; ReLU, GELU → conditional, c = 1,
-    necessity proven; GLU (sigmoid gate) → undetermined."""
+    necessity proven; GLU (sigmoid gate) → conditional by gate parity (beyond the paper),
+    necessity open."""
     for name in ("relu2", "reglu"):
         assert "degree" in analyse(get_family(name)).argument_names
     for name in ("swiglu", "geglu"):
@@ -74,7 +75,8 @@ def test_the_papers_table():
         result = analyse(get_family(name))
         assert (result.verdict, result.facts.odd_coefficient, result.necessity_proven) == (
             CONDITIONAL, 1, True)
-    assert analyse(get_family("glu")).verdict == UNDETERMINED
+    glu = analyse(get_family("glu"))
+    assert (glu.verdict, glu.gate_parity, glu.necessity) == (CONDITIONAL, 1, "open")
 
 
 @pytest.mark.parametrize("name, value, right, left, flat", [
@@ -111,7 +113,8 @@ def test_reasons_quote_the_computed_facts():
     leaky = " ".join(analyse(get_family("leaky_relu")).reasons)
     assert "101/100" in leaky and "necessity is not proven" in leaky
     glu = " ".join(analyse(get_family("glu")).reasons)
-    assert "g(0) = 1/2" in glu and "undetermined" in glu
+    assert "g(0) = 1/2" in glu and "g(z) + g(−z) = 1 for all z" in glu
+    assert "necessity: open" in glu
 
 
 # -- user expressions ------------------------------------------------------------------------
@@ -156,13 +159,13 @@ def test_odd_but_not_linear_is_undetermined():
 def test_constant_activation_is_degree_zero():
     result = analyse(user(sp.Integer(5)))
     assert result.facts.degree == 0
-    assert result.argument_names == ["degree", "even_parity"]
+    assert result.argument_names == ["degree", "even_parity", "recession"]
 
 
 def test_zero_activation_is_flat_and_even():
     result = analyse(user(sp.Integer(0)))
     assert result.facts.zero_function and result.facts.degree is None
-    assert result.argument_names == ["linearisation", "even_parity"]
+    assert result.argument_names == ["linearisation", "even_parity", "recession"]
 
 
 def test_undefined_at_zero_is_reported_not_guessed():
@@ -273,16 +276,19 @@ def test_gate_of_degree_m_gives_block_degree_m_plus_1(m, a):
     assert result.argument_names == ["degree", "linearisation"]
 
 
-def test_sigmoid_gate_shift_is_undetermined_but_zero_centred_gate_is_not():
-    assert analyse(user(sigmoid(Z), gated=True)).verdict == UNDETERMINED
+def test_sigmoid_gate_is_conditional_by_gate_parity_but_zero_centred_gate_is_never():
+    gate = analyse(user(sigmoid(Z), gated=True))
+    assert (gate.verdict, gate.argument_names, gate.necessity) == (
+        CONDITIONAL, ["gate_parity"], "open")
+    assert analyse(user(sigmoid(Z) + 1, gated=True)).gate_parity == 3
     assert analyse(user(sigmoid(Z) - sp.Rational(1, 2), gated=True)).argument_names == [
         "linearisation"]
 
 
 def test_conditional_verdicts_cite_the_lean_theorems_of_the_s_condition():
     """ReLU (and a user family with ReLU's function) cites necessity, |S| ≥ d and Cor 11 by
-    their Lean names, each declared in lean/; GELU cites only the sufficiency (its necessity
-    is not formalised); other verdicts cite none."""
+    their Lean names, each declared in lean/; GELU cites its characterisation by the
+    large-scale limit (issue 22); other verdicts cite none."""
     from pathlib import Path
 
     from leanbridge.analysis import s_condition_theorems
@@ -301,7 +307,16 @@ def test_conditional_verdicts_cite_the_lean_theorems_of_the_s_condition():
     twin = s_condition_theorems(analyse(user_family("Max(z, 0)", "my_relu")))
     assert twin == relu
     assert s_condition_theorems(analyse(get_family("gelu"))) == {
-        "sufficiency": "SkipAbsorption.absorbable_of_sCondition"}
+        "sufficiency": "SkipAbsorption.absorbable_of_sCondition",
+        "nondegenerate": "SkipAbsorption.Nondegenerate",
+        "necessity": "SkipAbsorption.exists_sCondition_of_absorbable_of_tendsto_div_relu",
+        "characterisation": "SkipAbsorption.absorbable_gelu_iff",
+        "characterisation_skip": "SkipAbsorption.absorbable_gelu_iff_of_isUnit_det",
+        "recession": "SkipAbsorption.tendsto_gelu_div",
+        "biased_characterisation": "SkipAbsorption.biasedAbsorbable_gelu_iff"}
+    assert s_condition_theorems(analyse(get_family("glu"))) == {
+        "sufficiency": "SkipAbsorption.gatedAbsorbable_of_gateParity",
+        "sufficiency_family": "SkipAbsorption.gatedAbsorbable_sigmoid_of_sCondition"}
     assert s_condition_theorems(analyse(get_family("relu2"))) == {}
     text = "\n".join(analyse(get_family("relu")).reasons)
     assert "SkipAbsorption.absorbable_relu_iff" in text and "beyond the paper" in text
@@ -389,6 +404,13 @@ def _scaled_cases():
 _SCALED = _scaled_cases()
 
 
+def _scale_free(names):
+    """The argument names that cannot depend on a constant factor: all but the large-scale
+    limit's `recession_relu`, whose Lean premise is σ(tz)/t → relu z exactly (c·σ has the limit
+    c·relu z, a premise of no library theorem for c ≠ 1; issue 22)."""
+    return [name for name in names if name != "recession_relu"]
+
+
 @pytest.mark.parametrize("case", range(len(_SCALED)), ids=[c[0] for c in _SCALED])
 @pytest.mark.parametrize("scale", [sp.Rational(1, 10**14), sp.Integer(10**14)],
                          ids=["1e-14", "1e14"])
@@ -396,7 +418,7 @@ def test_multiplying_by_a_constant_changes_no_argument(case, scale):
     _, expr, gated = _SCALED[case]
     plain = analyse(user(expr, gated))
     scaled = analyse(user(scale * expr, gated))
-    assert scaled.argument_names == plain.argument_names
+    assert _scale_free(scaled.argument_names) == _scale_free(plain.argument_names)
     assert scaled.verdict == plain.verdict
     assert scaled.block_degree == plain.block_degree
     assert scaled.facts.flat_at_0 == plain.facts.flat_at_0
@@ -473,5 +495,98 @@ def test_sampled_tests_are_scale_free():
                              sp.Max(Z, Z / 5), Z * sp.tanh(Z), sp.cosh(Z) - 1]))
 def test_any_power_of_ten_changes_no_argument(exponent, sign, expr):
     scale = sign * sp.Integer(10)**exponent
-    assert (analyse(user(scale * expr)).argument_names
-            == analyse(user(expr)).argument_names)
+    assert (_scale_free(analyse(user(scale * expr)).argument_names)
+            == _scale_free(analyse(user(expr)).argument_names))
+
+
+# -- the large-scale limit (recession.md, issue 22) ------------------------------------------
+
+@pytest.mark.parametrize("expr, profile, bounded", [
+    ("tanh(z)", "zero", True), ("sigmoid(z)", "zero", True), ("atan(z)", "zero", True),
+    ("erf(z)", "zero", True), ("sin(z)", "zero", True), ("sqrt(Abs(z))", "zero", False),
+    ("log(1 + z**2)", "zero", False), ("z*sigmoid(1702*z/1000)", "relu", None),
+    ("z*tanh(log(1 + exp(z)))", "relu", None), ("Max(z, z/100)", "other", None),
+    ("Max(z, 0)**2", "none", False), ("z*sin(z)", "none", False),
+])
+def test_recession_profile(expr, profile, bounded):
+    from leanbridge.recession import recession
+
+    result = recession(sp.sympify(expr, locals={"z": Z, "sigmoid": sigmoid}))
+    assert result.profile == profile, result.reason
+    assert result.bounded is bounded
+
+
+def test_recession_zero_is_never_with_r2_and_relu_profile_gives_necessity():
+    atan = analyse(user(sp.atan(Z)))
+    assert atan.verdict == NEVER and atan.argument_names == ["recession"]
+    text = " ".join(atan.reasons)
+    assert "SkipAbsorption.eq_zero_of_absorbable_of_tendsto_div_zero" in text
+    assert "SkipAbsorption.eq_zero_of_absorbable_of_bounded" in text
+    swish = analyse(user(Z * sigmoid(sp.Rational(1702, 1000) * Z)))
+    assert swish.verdict == CONDITIONAL and swish.necessity == "proved"
+    assert "SkipAbsorption.absorbable_iff_of_tendsto_div_relu" in " ".join(swish.reasons)
+
+
+def test_relu_profile_without_the_odd_identity_reports_the_condition_as_necessary_only():
+    """ELU and Mish: σ(tz)/t → relu z, so the S-condition is necessary (R3), but σ(z) − σ(−z)
+    is not linear: the verdict stays what the other arguments give (undetermined)."""
+    for expr in (sp.Piecewise((Z, Z > 0), (sp.exp(Z) - 1, True)),
+                 Z * sp.tanh(sp.log(1 + sp.exp(Z)))):
+        result = analyse(user(expr))
+        assert result.verdict == UNDETERMINED and result.s_condition_necessary
+        assert result.argument_names == ["recession_relu"]
+        assert any("nevertheless necessary" in r for r in result.reasons)
+
+
+def test_a_limit_sympy_cannot_decide_is_unknown_with_the_reason(monkeypatch):
+    """No guess: an unevaluated limit, or one that does not finish in its budget, is
+    'recession: unknown' with the reason, and no recession argument is claimed."""
+    from leanbridge import recession as recession_mod
+
+    recession_mod.recession.cache_clear()
+    monkeypatch.setattr(recession_mod.sp, "limit", lambda *a, **k: sp.Limit(Z, Z, sp.oo))
+    result = recession_mod.recession(sp.tanh(Z) + Z / 7)
+    assert result.profile == "unknown" and "unevaluated" in result.reason
+    recession_mod.recession.cache_clear()
+
+    def slow(*args, **kwargs):
+        import time
+        time.sleep(5)
+
+    monkeypatch.setattr(recession_mod.sp, "limit", slow)
+    result = recession_mod.recession(sp.tanh(Z) + Z / 11, seconds=0.2)
+    assert result.profile == "unknown" and "did not finish within 0.2 s" in result.reason
+    recession_mod.recession.cache_clear()
+    monkeypatch.undo()
+    analysed = analyse(user(sp.tanh(Z) + Z / 13))
+    assert analysed.recession.profile == "other"
+
+
+def test_numbers_refute_a_wrong_limit(monkeypatch):
+    from leanbridge import recession as recession_mod
+
+    recession_mod.recession.cache_clear()
+    monkeypatch.setattr(recession_mod.sp, "limit", lambda *a, **k: sp.Integer(0))
+    result = recession_mod.recession(Z * sigmoid(Z) + Z / 17)
+    assert result.profile == "unknown" and "disagrees" in result.reason
+    recession_mod.recession.cache_clear()
+
+
+def test_nested_budgets_restore_the_outer_one_and_are_capped_by_it():
+    """The recession limits run under their own budget inside `analyse --time-budget`: the
+    inner one never outlives the outer one, and the outer one goes on afterwards."""
+    import signal
+    import time
+
+    from leanbridge.budget import BudgetExceeded, time_budget
+
+    with time_budget(5.0, what="outer"):
+        with time_budget(0.5, what="inner"):
+            pass
+        left = signal.getitimer(signal.ITIMER_REAL)[0]
+        assert 4.0 < left <= 5.0                     # re-armed with what is left
+        with pytest.raises(BudgetExceeded, match="what was left of the time budget"):
+            with time_budget(60.0, what="inner"):    # capped by the outer 5 s
+                signal.setitimer(signal.ITIMER_REAL, 0.05)   # (simulate: little left)
+                time.sleep(1.0)
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0.0

@@ -57,7 +57,14 @@ def test_families_json(run):
     rows = json.loads(result.output)
     assert [r["name"] for r in rows] == family_names()
     glu = next(r for r in rows if r["name"] == "glu")
-    assert glu["gated"] is True and glu["verdict"] == "undetermined" and glu["arguments"] == []
+    assert glu["gated"] is True and glu["verdict"] == "conditional"
+    assert glu["arguments"] == ["gate_parity"] and glu["necessity"] == "open"
+    tanh = next(r for r in rows if r["name"] == "tanh")
+    assert tanh["verdict"] == "never" and tanh["recession"]["profile"] == "zero"
+    assert "SkipAbsorption.not_absorbable_tanh" in tanh["never_lean"]
+    silu = next(r for r in rows if r["name"] == "silu")
+    assert silu["necessity"] == "proved"
+    assert silu["s_condition_lean"]["characterisation"] == "SkipAbsorption.absorbable_swish_iff"
 
 
 def test_analyse_catalog_family_json(run):
@@ -84,7 +91,32 @@ def test_analyse_gated_user_expression(run):
     result = run("analyse", "--expr", "sigmoid(z)", "--gated", "--name", "myglu", "--json")
     data = json.loads(result.output)
     assert data["name"] == "myglu" and data["gated"] is True
-    assert data["verdict"] == "undetermined" and data["gate"]["value_at_0"] == 0.5
+    assert data["verdict"] == "conditional" and data["gate"]["value_at_0"] == 0.5
+    assert data["gate_parity"] == "1" and data["necessity"] == "open"
+
+
+@pytest.mark.parametrize("args, verdict, necessity, lean", [
+    (["tanh"], "never", None, "SkipAbsorption.not_absorbable_tanh"),
+    (["sigmoid"], "never", None, "SkipAbsorption.not_absorbable_sigmoid"),
+    (["glu"], "conditional", "open", "SkipAbsorption.gatedAbsorbable_of_gateParity"),
+    (["gelu"], "conditional", "proved", "SkipAbsorption.absorbable_gelu_iff"),
+    (["gelu_tanh"], "conditional", "proved", "SkipAbsorption.absorbable_geluTanh_iff"),
+    (["silu"], "conditional", "proved", "SkipAbsorption.absorbable_swish_iff"),
+    (["softplus"], "conditional", "proved", "SkipAbsorption.absorbable_softplus_iff"),
+    (["--expr", "z*sigmoid(1.702*z)"], "conditional", "proved",
+     "SkipAbsorption.absorbable_iff_of_tendsto_div_relu"),
+    (["--expr", "atan(z)"], "never", None,
+     "SkipAbsorption.eq_zero_of_absorbable_of_tendsto_div_zero"),
+])
+def test_analyse_the_large_scale_limit_done_when(run, args, verdict, necessity, lean):
+    """Issue 22's done-when: the verdicts, and the Lean names they cite."""
+    result = run("analyse", *args, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["verdict"] == verdict and data["necessity"] == necessity
+    assert lean in " ".join(data["reasons"])
+    text = run("analyse", *args).output
+    assert f"verdict: {verdict}" in text
 
 
 def test_analyse_human_output(run):

@@ -108,7 +108,8 @@ def test_latex_fragment_compiles_inside_a_host_paper(tmp_path, booktabs, own_rem
     aux = (tmp_path / "paper.aux").read_text()
     # the host's own remark environment is kept (its own counter: Observation 1, 2, ...)
     remark_number = re.search(r"\\newlabel\{rem:beyond-theorem-d\}\{\{(\d+)\}", aux).group(1)
-    theorem_number = re.search(r"\\newlabel\{thm:arg-beyond-depth\}\{\{(\d+)\}", aux).group(1)
+    last = "thm:arg-" + BEYOND_GROUPS[-1].replace("_", "-")        # the last theorem
+    theorem_number = re.search(r"\\newlabel\{" + last + r"\}\{\{(\d+)\}", aux).group(1)
     if own_remark:
         assert remark_number == "1"
     else:   # the fragment's remark shares the theorem counter: after the last theorem

@@ -93,3 +93,57 @@ def test_a_file_nothing_imports_is_found(tmp_path):
     (project / "Lib.lean").write_text("import Lib.A\nimport Lib.Sub\n-- import Lib.C\n",
                                       encoding="utf-8")
     assert unimported(project, "Lib") == ["Lib.C", "Lib.Sub.Orphan"]
+
+
+# -- issue 22: the large-scale limit's names live where leanbridge imports them from ----------
+
+_DECLARATION = r"^(?:@\[[^\]]*\]\s*)?(?:private\s+|protected\s+)?(?:noncomputable\s+)?" \
+               r"(?:theorem|lemma|def|abbrev|structure|class)\s+{name}(?![\w'])"
+
+
+def _declares(module: str, name: str) -> bool:
+    path = LEAN_DIR.joinpath(*module.split(".")).with_suffix(".lean")
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    return re.search(_DECLARATION.format(name=re.escape(name)), text, re.MULTILINE) is not None
+
+
+def _closure(module: str) -> set[str]:
+    seen, todo = set(), [module]
+    while todo:
+        current = todo.pop()
+        if current in seen or not current.startswith(LIBRARY):
+            continue
+        seen.add(current)
+        path = LEAN_DIR.joinpath(*current.split(".")).with_suffix(".lean")
+        if path.exists():
+            todo.extend(imports(path))
+    return seen
+
+
+def test_each_recession_name_is_declared_in_the_module_leanbridge_lists():
+    """``library.RECESSION_NAMES`` says which file declares each name; the generated family
+    files import that module, so a name moved to another file must move there too."""
+    from leanbridge.lean import library
+
+    wrong = [f"{name} (listed under {module})"
+             for module, names in library.RECESSION_NAMES.items() for name in names
+             if not _declares(module, name)]
+    assert wrong == []
+
+
+def test_generated_family_files_import_what_they_instantiate():
+    """Every issue-22 library theorem a family file names is declared in a module the file
+    imports (directly or through its imports): otherwise Lean reports an unknown identifier."""
+    from leanbridge.lean import library
+
+    families = LEAN_DIR / LIBRARY / "Families"
+    checked = 0
+    for path in sorted(families.glob("*.lean")):
+        text = _COMMENT.sub("", path.read_text(encoding="utf-8"))
+        reachable = set().union(*(_closure(m) for m in imports(path)))
+        for module, names in library.RECESSION_NAMES.items():
+            for name in names:
+                if re.search(rf"(?<![\w.']){re.escape(name)}(?![\w'])", text):
+                    checked += 1
+                    assert module in reachable, (path.name, name, module)
+    assert checked >= 5          # tanh, sigmoid, GELU, GELU-tanh, SiLU, softplus cite one

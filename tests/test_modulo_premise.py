@@ -113,16 +113,18 @@ def test_proved_modulo_a_verified_premise_is_green_and_says_so(project, lake):
         == "proved"
     assert result.exit_code == 0
     text = terminal(result)
-    assert "1 proved modulo a SymPy-verified premise" in text
+    # shifted_softplus: the S-condition theorem and, by the large-scale limit (issue 22), its
+    # characterisation (hσ and hρ); the catalog's tanh and sigmoid: R2 modulo hρ
+    assert "4 proved modulo a SymPy-verified premise" in text
     assert f"{HYPOTHESIS} — verified by SymPy, not by Lean" in text
-    assert "1 proved_modulo_premise" in text.splitlines()[-1]
+    assert "4 proved_modulo_premise" in text.splitlines()[-1]
     data = json.loads(to_json(result))
     jsonschema.validate(data, CHECK_SCHEMA)
     entry = next(r for r in data["results"] if r["decl"] == SOFTPLUS)
     assert entry["verdict"] == "proved_modulo_premise"
     assert entry["premises"][0]["sympy_status"] == "verified"
     assert entry["premises"][0]["verified_by_lean"] is False
-    assert data["summary"]["proved_modulo_premise"] == 1
+    assert data["summary"]["proved_modulo_premise"] == 4
     assert "(modulo `hσ`: verified by SymPy, not by Lean)" in step_summary(result)
 
 
@@ -149,10 +151,12 @@ def test_a_premise_sympy_does_not_verify_is_never_green(project, lake, monkeypat
     assert record.premises[0].sympy_status == status
     assert result.exit_code == 1
     text = terminal(result)
-    assert "1 stated modulo a premise SymPy did NOT verify in this run: not green (exit 1)" \
+    # hσ is a hypothesis of both shifted_softplus theorems
+    assert "2 stated modulo a premise SymPy did NOT verify in this run: not green (exit 1)" \
         in text
     assert f"NOT verified by SymPy in this run ({status}" in text
-    assert "proved modulo a SymPy-verified premise" not in text
+    # (only tanh's and sigmoid's theorems, modulo their verified hρ, count as such)
+    assert "2 proved modulo a SymPy-verified premise" in text
     case = ET.fromstring(to_junit(result)).find(f".//testcase[@name='{SOFTPLUS}']")
     assert case.find("failure").get("type") == "premise_unverified"
     assert any(line.startswith("::error ") and "premise not verified" in line
@@ -192,7 +196,7 @@ def test_junit_reads_with_junitparser_and_names_the_premise(project, lake, tmp_p
 
 def test_github_notice_names_the_premise(project, lake):
     lines = github_annotations(run_check(project, lake=lake, timeout=60))
-    notices = [line for line in lines if line.startswith("::notice ")]
+    notices = [line for line in lines if line.startswith("::notice ") and f"{SOFTPLUS}:" in line]
     assert len(notices) == 1
     assert "ShiftedSoftplus.lean" in notices[0]
     assert "title=leanbridge%3A proved_modulo_premise" in notices[0]
@@ -211,7 +215,11 @@ def test_without_lean_the_record_still_names_its_premises(project, tmp_path, mon
                              + " (verified by SymPy, not by Lean)")
     kinds = {(r.family, p.kind, p.sympy_status) for r in result.records for p in r.premises}
     assert kinds == {("shifted_softplus", "odd", VERIFIED), ("log_cosh", "even", VERIFIED),
-                     ("log_cosh", "isLittleO", VERIFIED), ("pi_relu", "nonzero", VERIFIED)}
+                     ("log_cosh", "isLittleO", VERIFIED), ("pi_relu", "nonzero", VERIFIED),
+                     # the large-scale limit's premise hρ (issue 22)
+                     ("shifted_softplus", "tendsto_div_relu", VERIFIED),
+                     ("tanh", "tendsto_div_zero", VERIFIED),
+                     ("sigmoid", "tendsto_div_zero", VERIFIED)}
     assert result.exit_code == 3
     text = terminal(result)
     assert "stated modulo a SymPy-verified premise, not proved by Lean here" in text
@@ -219,7 +227,7 @@ def test_without_lean_the_record_still_names_its_premises(project, tmp_path, mon
     data = json.loads(to_json(result))
     jsonschema.validate(data, CHECK_SCHEMA)
     assert {p["kind"] for r in data["results"] for p in r["premises"]} == {
-        "odd", "even", "isLittleO", "nonzero"}
+        "odd", "even", "isLittleO", "nonzero", "tendsto_div_relu", "tendsto_div_zero"}
 
 
 def test_without_lean_an_unknown_relied_on_premise_exits_1(project, tmp_path, monkeypatch):
@@ -340,7 +348,9 @@ def test_latex_states_the_hypothesis_and_its_status(project, report):
     assert r"shifted\_\allowbreak{}softplus$^{\dagger}$" in grouped
     assert (r"its Lean theorems are stated modulo" + "\n"
             r"$\sigma(z) - \sigma(-z) = z$ for all $z\in\mathbb{R}$ (the hypothesis "
-            r"\texttt{h$\sigma$}): verified by SymPy, not by Lean.") in grouped
+            r"\texttt{h$\sigma$}) and $\sigma(tz)/t\to\max(z, 0)$ as $t\to\infty$, for every "
+            r"$z\in\mathbb{R}$ (the hypothesis \texttt{h$\rho$}): verified by SymPy, not by "
+            r"Lean.") in grouped
 
 
 def test_latex_of_every_premise_kind_and_of_c(project, report, tmp_path):
@@ -361,7 +371,8 @@ def test_markdown_and_json_name_the_premise(project, report):
     assert "| proved_modulo_premise (modulo `hσ`: verified by SymPy, not by Lean) |" in text
     data = json.loads(export(project, report, "--format", "json", "shifted_softplus"))
     jsonschema.validate(data, STATEMENTS_SCHEMA)
-    [statement] = data["statements"]
+    statement, characterisation = data["statements"]          # (issue 22: + R3's iff)
+    assert [p["binder"] for p in characterisation["premises"]] == ["hρ", "hσ"]
     assert statement["status"] == "proved_modulo_premise"
     assert statement["premises"] == [{
         "binder": "hσ", "kind": "odd",
@@ -371,7 +382,7 @@ def test_markdown_and_json_name_the_premise(project, report):
         "verified_by_lean": False}]
     assert "(hσ : ∀ z," in statement["lean_statement"]
     assert data["families"][0]["status"] == \
-        "proved (1 modulo a premise verified by SymPy, not by Lean)"
+        "proved (2 modulo a premise verified by SymPy, not by Lean)"
 
 
 # -- which premises a certificate rule proves, and which are hypotheses ----------------------

@@ -8,10 +8,11 @@ pytest.importorskip("scipy")
 
 np = pytest.importorskip("numpy")
 
+import sympy as sp
 from scipy.optimize import lsq_linear
 
 from leanbridge.analysis import analyse
-from leanbridge.families import get_family
+from leanbridge.families import Family, Z, get_family
 from leanbridge.numeric.absorb import (
     ABSORBABLE,
     NO_DECISION,
@@ -164,10 +165,21 @@ def test_consistent_square_system_uses_the_exact_rounding_certificate():
 
 def test_non_necessity_family_gives_no_decision_when_S_fails():
     W_down, W_up = random_block(6, 24, 0)
-    result = absorb(get_family("silu"), W_down, W_up)
+    result = absorb(get_family("leaky_relu"), W_down, W_up)
     assert result.decision.found is False
-    assert result.verdict == NO_DECISION
-    assert "only for ReLU and GELU" in result.summary
+    assert result.verdict == NO_DECISION and result.blockers == ["necessity"]
+    assert "not known to be necessary for Leaky ReLU" in result.summary
+
+
+@pytest.mark.parametrize("name, lean", [("silu", "absorbable_swish_iff"),
+                                        ("gelu_tanh", "absorbable_geluTanh_iff"),
+                                        ("softplus", "absorbable_softplus_iff")])
+def test_relu_like_family_is_not_absorbable_by_the_large_scale_limit(name, lean):
+    W_down, W_up = random_block(6, 24, 0)
+    result = absorb(get_family(name), W_down, W_up)
+    assert result.decision.found is False and result.verdict == NOT_ABSORBABLE
+    assert f"by the large-scale limit (R3) (hypotheses as in its Lean statement " \
+        f"SkipAbsorption.{lean}: nondegenerate weights, any d" in result.summary
 
 
 def test_degenerate_weights_block_the_necessity_argument():
@@ -215,9 +227,15 @@ def test_never_and_undetermined_families_answer_without_numerics():
     assert any("Prop 5" in r for r in never.reasons)
     gated = absorb(get_family("swiglu"), W_down, W_up)
     assert gated.verdict == NOT_ABSORBABLE and any("Prop 6" in r for r in gated.reasons)
-    undetermined = absorb(get_family("tanh"), W_down, W_up)
+    bounded = absorb(get_family("tanh"), W_down, W_up)
+    assert bounded.verdict == NOT_ABSORBABLE and bounded.numerics is False
+    assert any("SkipAbsorption.not_absorbable_tanh" in r for r in bounded.reasons)
+    elu = Family("elu", "ELU", False, sp.Piecewise((Z, Z > 0), (sp.exp(Z) - 1, True)),
+                 "elu", "test")
+    undetermined = absorb(elu, W_down, W_up)
     assert undetermined.verdict == NO_DECISION and undetermined.numerics is False
     assert "no decision possible" in undetermined.summary
+    assert any("nevertheless necessary" in r for r in undetermined.reasons)
 
 
 def test_verification_catches_a_wrong_construction():

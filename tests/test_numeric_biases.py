@@ -1,6 +1,8 @@
 """Biases in the S-decision (library level): the sign-flip construction with the up-bias
 negated in S and c·W_down[:,S] b_up[S] added to the output bias is exact; a failed
-S-condition, or a `never` family, is "no decision (biases: necessity not proven)"."""
+S-condition is "not absorbable" by the large-scale limit with biases (R4) for the ReLU-like
+class, tanh/sigmoid never absorb with biases, and what no theorem covers (a bias-free `never`
+theorem, a skip matrix with biases) is "no decision (biases: …)"."""
 
 import pytest
 
@@ -61,20 +63,49 @@ def test_verification_rejects_a_construction_that_forgets_the_output_bias():
     assert not unflipped["passed"]
 
 
-def test_failed_condition_with_biases_is_no_decision_and_without_them_not_absorbable():
+@pytest.mark.parametrize("name, lean", [
+    ("relu", "biasedAbsorbable_relu_iff"), ("gelu", "biasedAbsorbable_gelu_iff"),
+    ("gelu_tanh", "biasedAbsorbable_geluTanh_iff"), ("silu", "biasedAbsorbable_swish_iff"),
+    ("softplus", "biasedAbsorbable_softplus_iff")])
+def test_failed_condition_with_biases_is_not_absorbable_by_the_large_scale_limit(name, lean):
     rng = np.random.default_rng(4)
     W_down, W_up = rng.standard_normal((6, 24)), rng.standard_normal((24, 6))
     b_up = rng.standard_normal(24)
-    with_biases = absorb(get_family("relu"), W_down, W_up, b_up=b_up)
-    assert with_biases.verdict == NO_DECISION and with_biases.blockers == ["biases"]
-    assert with_biases.summary.startswith(NO_DECISION_BIASES)
+    with_biases = absorb(get_family(name), W_down, W_up, b_up=b_up)
+    assert with_biases.verdict == NOT_ABSORBABLE and with_biases.blockers == []
+    assert f"(R4; Lean: SkipAbsorption.{lean}: nondegenerate weights" in with_biases.summary
     assert with_biases.distance["relative"] > 0.05
-    assert absorb(get_family("relu"), W_down, W_up).verdict == NOT_ABSORBABLE
-    zero = absorb(get_family("relu"), W_down, W_up, b_up=np.zeros(24), b_down=np.zeros(6))
+    assert absorb(get_family(name), W_down, W_up).verdict == NOT_ABSORBABLE
+    zero = absorb(get_family(name), W_down, W_up, b_up=np.zeros(24), b_down=np.zeros(6))
     assert zero.verdict == NOT_ABSORBABLE and zero.biases is False
+    assert "R4" not in zero.summary
 
 
-def test_never_family_with_biases_is_no_decision():
+def test_biases_with_a_skip_matrix_stay_undecided():
+    """The biased characterisation is stated for the identity skip only."""
+    rng = np.random.default_rng(6)
+    W_down, W_up = rng.standard_normal((6, 24)), rng.standard_normal((24, 6))
+    A = np.eye(6) + 0.1 * rng.standard_normal((6, 6))
+    result = absorb(get_family("gelu"), W_down, W_up, A, b_up=rng.standard_normal(24))
+    assert result.verdict == NO_DECISION and result.blockers == ["biases"]
+    assert result.summary.startswith(NO_DECISION_BIASES)
+    assert "identity skip only" in result.summary
+    assert absorb(get_family("gelu"), W_down, W_up, A).verdict == NOT_ABSORBABLE
+
+
+@pytest.mark.parametrize("name", ["tanh", "sigmoid"])
+def test_bounded_family_with_biases_is_never_absorbable(name):
+    rng = np.random.default_rng(5)
+    W_down, W_up = rng.standard_normal((4, 8)), rng.standard_normal((8, 4))
+    result = absorb(get_family(name), W_down, W_up, b_up=np.ones(8), b_down=np.ones(4))
+    assert result.verdict == NOT_ABSORBABLE and result.numerics is False
+    assert result.blockers == [] and result.biases is True
+    assert f"SkipAbsorption.not_biasedAbsorbable_{name}" in result.summary
+    assert "biases or not" in result.summary
+
+
+def test_never_family_with_biases_outside_the_large_scale_limit_is_no_decision():
+    """ReLU²'s degree argument is for bias-free blocks: with biases, no theorem decides."""
     rng = np.random.default_rng(5)
     W_down, W_up = rng.standard_normal((4, 8)), rng.standard_normal((8, 4))
     result = absorb(get_family("relu2"), W_down, W_up, b_down=np.ones(4))

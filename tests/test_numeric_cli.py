@@ -95,9 +95,11 @@ def test_never_family_exit_0_and_undetermined_exit_1(run, files):
     assert "not absorbable for any weights" in never.output and "Prop 5" in never.output
     gated = run(absorb, files["dir"] / "random.npz", "--activation", "swiglu", "--json")
     assert gated.exit_code == 0 and json.loads(gated.output)["numerics"] is False
-    undetermined = run(absorb, files["dir"] / "random.npz", "--activation", "tanh")
-    assert undetermined.exit_code == 1
-    assert "no decision possible" in undetermined.output
+    bounded = run(absorb, files["dir"] / "random.npz", "--activation", "tanh")
+    assert bounded.exit_code == 0 and "not absorbable for any weights" in bounded.output
+    gated = run(absorb, files["dir"] / "random.npz", "--activation", "glu")
+    assert gated.exit_code == 1
+    assert "implemented for ungated blocks only" in gated.output
 
 
 @pytest.mark.parametrize("suffix", [".npz", ".safetensors"])
@@ -239,3 +241,41 @@ def test_json_stdout_of_a_milp_decision_is_one_json_document(tmp_path):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["decision"]["method"] == "milp"
+
+
+def test_absorb_uses_the_biases_of_the_file_and_writes_the_biased_block(run, files, tmp_path):
+    """fc1/fc2 with biases: a planted block is absorbable with the biased construction (R4),
+    written with --out and exact on random inputs; a random one is "not absorbable" citing
+    the biased characterisation."""
+    from leanbridge.families import get_family
+    from leanbridge.numeric.activations import numeric_activation
+
+    rng = np.random.default_rng(3)
+    W_down, W_up, S = files["W_down"], files["W_up"], files["S"]
+    b_up, b_down = rng.standard_normal(24), rng.standard_normal(6)
+    np.savez(tmp_path / "biased.npz", **{"fc1.weight": W_up, "fc1.bias": b_up,
+                                          "fc2.weight": W_down, "fc2.bias": b_down})
+    out = tmp_path / "absorbed.npz"
+    result = run(absorb, tmp_path / "biased.npz", "--activation", "gelu", "--down", "fc2.weight",
+                 "--up", "fc1.weight", "--out", out, "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["verdict"] == "absorbable" and data["biases"] is True and data["S"] == S
+    assert any("b_up = 'fc1.bias'" in note and "b_down = 'fc2.bias'" in note
+               for note in data["notes"])
+    saved = np.load(out)
+    sigma = numeric_activation(get_family("gelu")).value
+    x = rng.standard_normal((50, 6)) * 10
+    skip_block = x + sigma(x @ W_up.T + b_up) @ W_down.T + b_down
+    absorbed = sigma(x @ saved["V_up"].T + saved["V_b_up"]) @ saved["V_down"].T \
+        + saved["V_b_down"]
+    assert np.abs(absorbed - skip_block).max() <= 1e-10 * np.abs(skip_block).max()
+    np.savez(tmp_path / "random_biased.npz", **{
+        "fc1.weight": rng.standard_normal((24, 6)), "fc1.bias": b_up,
+        "fc2.weight": rng.standard_normal((6, 24)), "fc2.bias": b_down})
+    random = run(absorb, tmp_path / "random_biased.npz", "--activation", "gelu", "--down",
+                 "fc2.weight", "--up", "fc1.weight", "--json")
+    assert random.exit_code == 0, random.output
+    data = json.loads(random.output)
+    assert data["verdict"] == "not_absorbable" and data["biases"] is True
+    assert "SkipAbsorption.biasedAbsorbable_gelu_iff" in data["summary"]

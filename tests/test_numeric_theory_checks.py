@@ -161,8 +161,9 @@ def test_relu_verdict_states_the_hypotheses_of_the_lean_statement():
     assert ("SkipAbsorption.absorbable_relu_iff_of_isUnit_det: nondegenerate weights, A "
             "invertible, any d") in summary
     W_down, W_up = random_block(3, 6, 5)
-    assert "(nondegenerate weights, d ≥ 2)" in decided(W_down, W_up,
-                                                      family=get_family("gelu")).summary
+    assert ("by the paper's Thm 10 (by the large-scale limit, R3) (hypotheses as in its Lean "
+            "statement SkipAbsorption.absorbable_gelu_iff: nondegenerate weights, any d") in \
+        decided(W_down, W_up, family=get_family("gelu")).summary
 
 
 def test_relu_at_d_1_stays_no_decision_and_says_why():
@@ -189,13 +190,14 @@ def test_invertible_skip_cites_the_isUnit_versions():
         "SkipAbsorption.card_le_of_sCondition_of_isUnit"
 
 
-def test_gelu_necessity_is_reported_as_not_formalised():
+def test_gelu_necessity_cites_the_lean_characterisation():
     W_down, W_up = random_block(3, 6, 5)
     result = decided(W_down, W_up, family=get_family("gelu"))
     assert result.verdict == NOT_ABSORBABLE
-    assert result.theory["lean"]["necessity"] is None
-    assert result.theory["lean"]["necessity_note"] == "paper Thm 10, not formalised in Lean"
-    assert "paper Thm 10, not formalised" in result.summary
+    assert result.theory["lean"]["necessity"] == "SkipAbsorption.absorbable_gelu_iff"
+    assert "not formalised" not in result.summary
+    assert ("Lean: SkipAbsorption.absorbable_gelu_iff (its hypothesis "
+            "SkipAbsorption.Nondegenerate holds for these weights)") in result.summary
     mw = result.theory["minimal_width"]
     assert mw["lower"] is None and mw["upper"] == 9 and mw["status"] == "bounds"
     assert "width_upper" not in result.theory["lean"]       # the Lean name is for ReLU

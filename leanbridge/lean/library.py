@@ -19,6 +19,10 @@ LITTLE_O = "isLittleO"        # σ =o[𝓝 0] (fun z => z)
 TENDSTO = "tendsto"           # Tendsto g (𝓝 0) (𝓝 0)
 EVEN = "even"                 # ∀ z, σ (-z) = σ z
 ODD = "odd"                   # ∀ z, σ z - σ (-z) = z   (c = 1)   or   = c * z
+#: ∀ z, Tendsto (fun t => σ (t * z) / t) atTop (𝓝 0)   (the large-scale limit, R2)
+TENDSTO_DIV_ZERO = "tendsto_div_zero"
+#: ∀ z, Tendsto (fun t => σ (t * z) / t) atTop (𝓝 (relu z))   (R3)
+TENDSTO_DIV_RELU = "tendsto_div_relu"
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,29 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
     GeneralTheorem("absorbable_of_sCondition", _PARITY, "Thm 8/10 (if)",
                    "If σ(z) − σ(−z) = c z with c ≠ 0 and W_down[:,S] W_up[S,:] = −(1/c) I, the "
                    "identity skip is absorbed"),
+    # issue 22, results of this project (the names are those of RECESSION_NAMES below)
+    GeneralTheorem("eq_zero_of_absorbable_of_tendsto_div_zero", "SkipAbsorption.Recession",
+                   "R2 (beyond the paper)",
+                   "If σ(t z)/t → 0 as t → ∞ for every z, a block that absorbs the skip A has "
+                   "A = 0"),
+    GeneralTheorem("exists_sCondition_of_absorbable_of_tendsto_div_relu",
+                   "SkipAbsorption.RecessionNecessity", "R3 (beyond the paper)",
+                   "If σ(t z)/t → relu z for every z and the weights are nondegenerate, an "
+                   "absorbed identity skip forces the S-condition W_down[:,S] W_up[S,:] = −I"),
+    GeneralTheorem("absorbable_iff_of_tendsto_div_relu", "SkipAbsorption.RecessionNecessity",
+                   "R3 (beyond the paper)",
+                   "If σ(t z)/t → relu z for every z, σ(z) − σ(−z) = z and the weights are "
+                   "nondegenerate, the identity skip is absorbed iff the S-condition holds"),
+    GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.ReluLike", "Thm 10 (only if)",
+                   "GELU, nondegenerate weights: the identity skip is absorbed iff the "
+                   "S-condition holds (by the large-scale limit)"),
+    *(GeneralTheorem(f"absorbable_{name}_iff", module, "R3 (beyond the paper)",
+                     f"{display}, nondegenerate weights: the identity skip is absorbed iff the "
+                     "S-condition holds (by the large-scale limit)")
+      for name, module, display in (
+          ("geluTanh", "SkipAbsorption.RecessionGeluTanh", "GELU (tanh)"),
+          ("swish", "SkipAbsorption.ReluLike", "SiLU"),
+          ("softplus", "SkipAbsorption.ReluLike", "softplus"))),
 )}
 
 #: Paper results and the general theorems that formalise them (for the dependency graph).
@@ -90,6 +117,7 @@ PAPER_RESULTS: dict[str, str] = {
     "Thm 8 (only if)": "ReLU, nondegenerate weights: the S-condition is necessary",
     "Thm 8: |S| ≥ d": "an S satisfying the S-condition has at least d elements",
     "Cor 11": "the S-condition holds only on a Lebesgue-null set of weights",
+    "Thm 10 (only if)": "GELU, nondegenerate weights: the S-condition is necessary",
 }
 
 #: Library theorems per paper result beyond the instantiated ones (Lemma 4 is used inside).
@@ -99,6 +127,7 @@ PAPER_LIBRARY: dict[str, tuple[str, ...]] = {
                         "absorbable_relu_iff_of_isUnit_det"),
     "Thm 8: |S| ≥ d": ("card_le_of_sCondition",),
     "Cor 11": ("volume_sCondition_eq_zero", "volume_sCondition_joint_eq_zero"),
+    "Thm 10 (only if)": ("absorbable_gelu_iff", "absorbable_gelu_iff_of_isUnit_det"),
 }
 
 #: Results beyond the paper: those of this project's research note (``deep-stacks.md``) that are
@@ -113,7 +142,26 @@ NOTE_RESULTS: dict[str, str] = {
                  "of W_up) and, under (ND) and nondegeneracy, at no smaller width",
     "rank bound (§5)": "nondegenerate weights: an absorbing ReLU block of width n′ forces "
                        "n + rank(I + W_down D_S W_up) ≤ n′ for some S (n′ = n: Thm 8 necessity)",
+    # recession.md (issue 22)
+    "R1": "transfer: if σ(t z)/t → ρ(z) for every z, an absorbing σ-block gives an absorbing "
+          "ρ-block with the same weights",
+    "R2": "σ(t z)/t → 0 (bounded or sublinear σ: tanh, sigmoid, …): no skip A ≠ 0 is absorbed, "
+          "any d, n and weights",
+    "R3": "σ(t z)/t → relu z: the S-condition is necessary for nondegenerate weights; with "
+          "σ(z) − σ(−z) = z it characterises absorption (GELU-tanh, SiLU, softplus)",
+    "R4": "biases do not matter: a biased block absorbs its identity skip (with biases of its "
+          "own) iff the S-condition holds, for the ReLU-like class; never for bounded σ",
+    "gate parity (§8)": "g(z) + g(−z) = c ≠ 0: a gated block absorbs the skip A when "
+                        "W_down[:,S] W_val[S,:] = −A/c (sufficiency; GLU)",
+    "kink (§6)": "σ(z) − σ(−z) = c z and σ(z) + σ(−z) = k |z| (c, k ≠ 0; Leaky ReLU): for "
+                 "nondegenerate weights the S-condition W_down[:,S] W_up[S,:] = −I/c "
+                 "characterises absorption (Thm 8's proof)",
 }
+
+#: Where each result of :data:`NOTE_RESULTS` comes from (a research note in
+#: ``../shared/research``); ``deep-stacks.md`` when not listed.
+NOTE_SOURCES: dict[str, str] = {result: "recession.md" for result in (
+    "R1", "R2", "R3", "R4", "gate parity (§8)", "kink (§6)")}
 
 #: The Lean theorems that state each result of :data:`NOTE_RESULTS` (the exported entries of
 #: the groups beyond the paper, :data:`leanbridge.library_statements.BEYOND_GROUPS`; a test
@@ -126,6 +174,21 @@ NOTE_LIBRARY: dict[str, tuple[str, ...]] = {
                   "le_width_of_absorbableWithWidth", "absorbableWithWidth_relu_iff"),
     "rank bound (§5)": ("exists_rank_le_of_absorbableWithWidth",
                         "exists_sCondition_of_absorbableWithWidth_self"),
+    "R1": ("absorbable_of_tendsto_div",),
+    "R2": ("eq_zero_of_absorbable_of_tendsto_div_zero", "eq_zero_of_absorbable_of_bounded",
+           "not_absorbable_tanh", "not_absorbable_sigmoid"),
+    "R3": ("exists_sCondition_of_absorbable_of_tendsto_div_relu",
+           "absorbable_iff_of_tendsto_div_relu", "absorbable_geluTanh_iff",
+           "absorbable_swish_iff", "absorbable_softplus_iff",
+           "absorbable_geluTanh_iff_of_isUnit_det", "absorbable_swish_iff_of_isUnit_det",
+           "absorbable_softplus_iff_of_isUnit_det"),
+    "R4": ("biasedAbsorbable_of_sCondition", "absorbable_of_biasedAbsorbable_of_tendsto",
+           "biasedAbsorbable_relu_iff", "biasedAbsorbable_gelu_iff",
+           "biasedAbsorbable_geluTanh_iff", "biasedAbsorbable_swish_iff",
+           "biasedAbsorbable_softplus_iff", "eq_zero_of_biasedAbsorbable_of_bounded",
+           "not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
+    "gate parity (§8)": ("gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
+    "kink (§6)": ("absorbable_iff_of_parts", "absorbable_leakyRelu_iff"),
 }
 
 #: The Lean declarations behind the paper's ReLU characterisation and the width results beyond
@@ -155,6 +218,115 @@ PRE_NORM_LEAN: dict[str, str] = {role: f"{NAMESPACE}.{name}" for role, name in (
     ("bounded", "not_residual_eq_of_bounded_norm"),
     ("not_injective", "not_residual_eq_of_not_injective"),
 )}
+
+
+# -- issue 22: the large-scale limit (recession), bounded activations, biases, gate parity ----
+#: The Lean declarations of issue 22 that leanbridge cites, by the module that declares them
+#: (``lean/SkipAbsorption/<Module>.lean``): the ONE list of these names in the Python (everything
+#: below and every other module takes them from here), and where a generated family file that
+#: instantiates one imports it from (:func:`recession_module`; a test reads each file and checks
+#: the name is declared there). If a name moves to another file, move it here too.
+RECESSION_NAMES: dict[str, tuple[str, ...]] = {
+    "SkipAbsorption.Recession": (
+        "absorbable_of_tendsto_div", "eq_zero_of_absorbable_of_tendsto_div_zero",
+        "eq_zero_of_absorbable_of_bounded", "tendsto_div_zero_of_bounded"),
+    "SkipAbsorption.Bounded": ("not_absorbable_tanh", "not_absorbable_sigmoid"),
+    "SkipAbsorption.RecessionRelu": (
+        "tendsto_div_relu_of_abs_sub_relu_le", "tendsto_add_div_relu_of_abs_sub_relu_le"),
+    "SkipAbsorption.RecessionActivations": (
+        "tendsto_gelu_div", "tendsto_swish_div", "tendsto_softplus_div"),
+    "SkipAbsorption.RecessionGeluTanh": (
+        "tendsto_geluTanh_div", "absorbable_geluTanh_iff", "absorbable_geluTanh_iff_of_isUnit_det",
+        "biasedAbsorbable_geluTanh_iff"),
+    "SkipAbsorption.RecessionNecessity": (
+        "exists_sCondition_of_absorbable_of_tendsto_div_relu",
+        "absorbable_iff_of_tendsto_div_relu"),
+    "SkipAbsorption.ReluLike": (
+        "absorbable_gelu_iff", "absorbable_swish_iff", "absorbable_softplus_iff",
+        "absorbable_gelu_iff_of_isUnit_det", "absorbable_swish_iff_of_isUnit_det",
+        "absorbable_softplus_iff_of_isUnit_det"),
+    "SkipAbsorption.Bias": (
+        "biasedMlp", "BiasedAbsorbable", "biasedAbsorbable_of_sCondition",
+        "absorbable_of_biasedAbsorbable_of_tendsto", "eq_zero_of_biasedAbsorbable_of_bounded"),
+    "SkipAbsorption.BiasedNecessity": ("biasedAbsorbable_relu_iff",),
+    "SkipAbsorption.BiasedReluLike": (
+        "biasedAbsorbable_gelu_iff", "biasedAbsorbable_swish_iff",
+        "biasedAbsorbable_softplus_iff"),
+    "SkipAbsorption.BiasedBounded": ("not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
+    "SkipAbsorption.GateParity": (
+        "gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
+    "SkipAbsorption.LeakyRelu": ("absorbable_iff_of_parts", "absorbable_leakyRelu_iff"),
+}
+_RECESSION_MODULE = {name: module for module, names in RECESSION_NAMES.items()
+                     for name in names}
+_RECESSION_SHORT = set(_RECESSION_MODULE)
+
+
+def recession_name(short: str) -> str:
+    """The full Lean name of one declaration of :data:`RECESSION_NAMES` (KeyError otherwise:
+    a typo cannot cite a name the list does not hold)."""
+    if short not in _RECESSION_SHORT:
+        raise KeyError(f"{short} is not in RECESSION_NAMES")
+    return f"{NAMESPACE}.{short}"
+
+
+def recession_module(name: str) -> str:
+    """The module declaring one name of :data:`RECESSION_NAMES` (short or full name)."""
+    return _RECESSION_MODULE[name.removeprefix(NAMESPACE + ".")]
+
+
+#: The large-scale limit in general (R1, R2; the S-condition necessary for every σ with
+#: σ(tz)/t → relu z; the characterisation when also σ(z) − σ(−z) = z), by role.
+RECESSION_LEAN: dict[str, str] = {role: recession_name(short) for role, short in (
+    ("transfer", "absorbable_of_tendsto_div"),
+    ("sublinear", "eq_zero_of_absorbable_of_tendsto_div_zero"),
+    ("bounded", "eq_zero_of_absorbable_of_bounded"),
+    ("bounded_limit", "tendsto_div_zero_of_bounded"),
+    ("squeeze", "tendsto_div_relu_of_abs_sub_relu_le"),
+    ("necessity", "exists_sCondition_of_absorbable_of_tendsto_div_relu"),
+    ("characterisation", "absorbable_iff_of_tendsto_div_relu"),
+    ("biased_definition", "BiasedAbsorbable"),
+    ("biased_sufficiency", "biasedAbsorbable_of_sCondition"),
+    ("biased_transfer", "absorbable_of_biasedAbsorbable_of_tendsto"),
+    ("biased_squeeze", "tendsto_add_div_relu_of_abs_sub_relu_le"),
+    ("biased_bounded", "eq_zero_of_biasedAbsorbable_of_bounded"),
+    ("gate_parity", "gatedAbsorbable_of_gateParity"),
+    ("gate_parity_sigmoid", "gatedAbsorbable_sigmoid_of_sCondition"),
+)}
+
+#: Catalog families with σ(tz)/t → relu z (and σ(z) − σ(−z) = z), by role: the recession
+#: lemma, the characterisation (identity skip, invertible skip) and the biased one.
+RECESSION_FAMILIES: dict[str, dict[str, str]] = {
+    family: {role: recession_name(short) for role, short in roles if short}
+    for family, roles in (
+        ("relu", (("biased_characterisation", "biasedAbsorbable_relu_iff"),)),
+        ("gelu", (("recession", "tendsto_gelu_div"), ("characterisation", "absorbable_gelu_iff"),
+                  ("characterisation_skip", "absorbable_gelu_iff_of_isUnit_det"),
+                  ("biased_characterisation", "biasedAbsorbable_gelu_iff"))),
+        ("gelu_tanh", (("recession", "tendsto_geluTanh_div"),
+                       ("characterisation", "absorbable_geluTanh_iff"),
+                       ("characterisation_skip", "absorbable_geluTanh_iff_of_isUnit_det"),
+                       ("biased_characterisation", "biasedAbsorbable_geluTanh_iff"))),
+        ("silu", (("recession", "tendsto_swish_div"), ("characterisation", "absorbable_swish_iff"),
+                  ("characterisation_skip", "absorbable_swish_iff_of_isUnit_det"),
+                  ("biased_characterisation", "biasedAbsorbable_swish_iff"))),
+        ("softplus", (("recession", "tendsto_softplus_div"),
+                      ("characterisation", "absorbable_softplus_iff"),
+                      ("characterisation_skip", "absorbable_softplus_iff_of_isUnit_det"),
+                      ("biased_characterisation", "biasedAbsorbable_softplus_iff"))),
+    )}
+
+#: Catalog families that are bounded: no skip A ≠ 0 is absorbed, with or without biases.
+BOUNDED_FAMILIES: dict[str, dict[str, str]] = {
+    "tanh": {"never": recession_name("not_absorbable_tanh"),
+             "biased_never": recession_name("not_biasedAbsorbable_tanh")},
+    "sigmoid": {"never": recession_name("not_absorbable_sigmoid"),
+                "biased_never": recession_name("not_biasedAbsorbable_sigmoid")},
+}
+
+#: Catalog gated families whose gate has g(z) + g(−z) = c ≠ 0 (sufficiency only).
+GATE_PARITY_FAMILIES: dict[str, str] = {
+    "glu": recession_name("gatedAbsorbable_sigmoid_of_sCondition")}
 
 
 @dataclass(frozen=True)
@@ -236,7 +408,7 @@ CERTIFICATE_NAMES = frozenset({
 #: family named like one would be captured by the binder inside the generated proofs.
 TEMPLATE_BINDERS = frozenset({
     "z", "t", "x", "d", "n", "i", "e", "h", "hd", "ht", "h0", "hc", "htanh", "hz", "hb", "hnn",
-    "ws", "vs", "hvs", "A", "hA", "Wd", "Wu", "Wg", "Wv", "S", "hS", "hσ"})
+    "ws", "vs", "hvs", "A", "hA", "Wd", "Wu", "Wg", "Wv", "S", "hS", "hσ", "hρ", "hnd"})
 #: Numbered binders (`a1 a2 …` for atom rewrites, `h1 hh1 …` for little-o pieces).
 TEMPLATE_BINDER_PATTERN = r"(a|h|hh)[0-9]+"
 
@@ -250,7 +422,8 @@ RESERVED_NAMES = frozenset(
     | PREMISE_LEMMAS
     | set(GENERAL_THEOREMS)
     | {"mlp", "gatedMlp", "Absorbable", "GatedAbsorbable", "resStack", "plainStack", "mlpOf",
-       "gatedMlpOf", "Real", "Matrix", "Finset", "Tendsto"}
+       "gatedMlpOf", "Real", "Matrix", "Finset", "Tendsto", "Nondegenerate", "Filter"}
+    | _RECESSION_SHORT
     | {"one_mul", "inv_one", "neg_smul", "one_smul", "one_ne_zero", "max_def", "min_def",
        "abs_mul", "abs_of_pos", "abs_neg", "neg_neg", "max", "min", "abs"}
     | {name for name in CERTIFICATE_NAMES if "." not in name}

@@ -9,6 +9,8 @@ first use and raise :class:`MissingDependencyError` with the pip command when it
 * :mod:`leanbridge.numeric.absorb` — decide W_down[:,S] W_up[S,:] = −A/c without enumerating
   subsets (Gram system, exact rounding certificate, MILP fallback), build and verify the
   absorbing block, or report the distance to the nearest absorbable configuration.
+* :mod:`leanbridge.numeric.biased` — blocks with biases: which theorem decides them (the
+  large-scale limit, R4), the summaries ``absorb``/``scan`` quote, the biases of a weight file.
 * :mod:`leanbridge.numeric.probe` — fit a residual-free block to x + block(x) on shrinking balls.
 * :mod:`leanbridge.numeric.theory_checks` — what the Lean library says about a block's weights:
   |S| ≥ d, the ``Nondegenerate`` definition on floats, necessity citations.

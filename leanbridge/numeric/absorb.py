@@ -80,9 +80,10 @@ eigenvalues above 100·n·ε₆₄·λ_max.
 for i ∈ S gives σ(−(u_i·x + b_i)) = σ(u_i·x + b_i) − c·(u_i·x + b_i), so under (★) the block
 V_down σ(V_up x + v) + v_down with v = b (entries in S negated) and
 v_down = b_down + c·Σ_{i∈S} b_i w_i equals f: (★) is still sufficient, and "absorbable" is
-decided and constructed. The paper's necessity results are for bias-free blocks, so with
-nonzero biases a failed (★) — or a `never` family — is "no decision (biases: necessity not
-proven)" (:data:`BIAS_CAVEAT`); callers that want the bias-free question drop the biases.
+decided and constructed. Necessity with biases, and `never` with biases, are the large-scale
+limit's (R4, :mod:`leanbridge.numeric.biased`, which says which theorem covers which block):
+for ReLU, GELU, GELU-tanh, SiLU and softplus with the identity skip a failed (★) is "not
+absorbable", tanh and sigmoid never absorb; other cases with biases stay "no decision".
 
 **Scale.** Weights near 1e±300 would overflow the norms and Gram entries (or underflow them
 into "zero rows"): :func:`block_scaling` rescales W_down and W_up by exact powers of two
@@ -106,6 +107,7 @@ from dataclasses import dataclass, field
 
 from leanbridge.analysis import CONDITIONAL, NEVER, Analysis, analyse
 from leanbridge.families import Family
+from leanbridge.numeric import biased as biased_mod
 from leanbridge.numeric.activations import numeric_activation
 from leanbridge.numeric.errors import need
 from leanbridge.numeric.milp import run_milp
@@ -849,14 +851,9 @@ def verify(family: Family, W_down, W_up, A, V_down, V_up, c: float = 1.0,
 
 
 #: What every report with biases says (``leanbridge scan --help``, its reports, the README).
-BIAS_CAVEAT = ("the paper's theory is bias-free; with biases the sign-flip construction still "
-               "works (negate the rows of W_up and the up-bias entries in S, and add "
-               "c·Σ_{i∈S} b_i w_i to the output bias), so 'absorbable' is decided and "
-               "constructed, but necessity is not proven with biases, so a failed S-condition "
-               "(or a 'never' family) is 'no decision (biases: necessity not proven)' unless "
-               "--ignore-biases asks the bias-free question")
-#: The verdict text of a block whose "not absorbable" is blocked by its biases.
-NO_DECISION_BIASES = "no decision (biases: necessity not proven)"
+BIAS_CAVEAT = biased_mod.BIAS_CAVEAT
+#: The verdict text of a block whose "not absorbable" no biased theorem covers.
+NO_DECISION_BIASES = biased_mod.NO_DECISION_BIASES
 
 
 def _nonzero(np, bias) -> bool:
@@ -949,11 +946,10 @@ def absorb_without_numerics(family: Family, skip_is_zero: bool | None = None,
                             "absorbable trivially: the skip matrix is 0, so the block is "
                             "already residual-free", reasons, False, biases=biases)
     if analysis.verdict == NEVER and biases:
-        return AbsorbResult(family, analysis, NO_DECISION,
-                            f"{NO_DECISION_BIASES}: {family.display} is a 'never' family "
-                            f"({', '.join(analysis.argument_names)}) for bias-free blocks; the "
-                            "theorem does not cover a block with biases", reasons, False,
-                            blockers=["biases"], biases=True)
+        decided, summary = biased_mod.never_with_biases(family, analysis)
+        return AbsorbResult(family, analysis, NOT_ABSORBABLE if decided else NO_DECISION,
+                            summary, reasons, False, blockers=[] if decided else ["biases"],
+                            biases=True)
     if analysis.verdict == NEVER:
         return AbsorbResult(family, analysis, NOT_ABSORBABLE,
                             f"not absorbable for any weights: {family.display} is a 'never' "
@@ -1201,52 +1197,35 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
         result.summary = f"no decision: {decision.detail}; {dist}"
         return result
     blockers = []
-    if biases:
-        blockers.append(("biases", ("the block has biases and the paper proves the "
-                                    "S-condition necessary only for bias-free blocks")))
+    bias_blocker = biased_mod.bias_blocker(family, analysis, A is not None) if biases else None
+    if bias_blocker:
+        blockers.append(("biases", bias_blocker))
     if not analysis.necessity_proven:
-        blockers.append(("necessity", (f"the paper proves the S-condition necessary only for "
-                                       f"ReLU and GELU, not for {family.display}")))
+        blockers.append(("necessity", (f"the S-condition is not known to be necessary for "
+                                       f"{family.display} (it is for ReLU and every σ with "
+                                       "σ(t·z)/t → relu(z))")))
     if not invertible:
         blockers.append(("singular_skip", ("the skip is singular, so Lemma 4 does not reduce "
                                            "it to the identity")))
     if d < 2:
-        blockers.append(("d<2", "d = 1 (the paper states its theorems for d ≥ 2; for ReLU the "
-                                "Lean statement has no hypothesis on d but is not compiled "
-                                "here)" if (analysis.same_as or family.name) == "relu"
+        blockers.append(("d<2", "d = 1 (the paper states its theorems for d ≥ 2; the Lean "
+                                "statement has no hypothesis on d but is not compiled here)"
+                         if biased_mod.characterisation(family, analysis, A is not None)
                          else "d = 1 (the theorems need d ≥ 2)"))
     if result.nondegeneracy:
         blockers.append(("degenerate", "the weights are degenerate: "
                          + "; ".join(result.nondegeneracy)))
     if blockers:
         result.blockers = [code for code, _ in blockers]
-        head = NO_DECISION_BIASES if biases else "no decision"
+        head = NO_DECISION_BIASES if bias_blocker else "no decision"
         result.summary = (f"{head}: no S satisfies {cond_text} ({decision.method}), so the "
                           f"sign-flip construction does not apply, but "
                           + "; ".join(text for _, text in blockers) +
                           f"; other absorbing blocks are not excluded; {dist}")
         return result
-    name = analysis.same_as or family.name
-    theorem = {"relu": "Thm 8", "gelu": "Thm 10"}.get(name, "Thm 8/10")
     result.verdict = NOT_ABSORBABLE
-    lemma = " and Lemma 4" if A is not None else ""
-    result.summary = (f"not absorbable: no S satisfies {cond_text} ({decision.method}); by the "
-                      f"paper's {theorem}{lemma} ({necessity_hypotheses(name, A is not None)}) "
-                      f"that condition is necessary; {dist}")
+    citation = biased_mod.necessity_citation(family, analysis, biases, A is not None)
+    result.summary = (f"not absorbable: no S satisfies {cond_text} ({decision.method}); "
+                      f"{citation}; {dist}")
     return result
 
-
-def necessity_hypotheses(family_name: str, skip: bool = False) -> str:
-    """The hypotheses of the necessity theorem a "not absorbable" verdict rests on, as the
-    verdict states them. ReLU: those of the Lean statement (nondegenerate weights, and for a
-    skip A an invertible A; no hypothesis on d), which is cited but not compiled here; absorb
-    answers d = 1 with "no decision" all the same (the paper states d ≥ 2). GELU: the paper's
-    Thm 10, not formalised in Lean."""
-    if family_name == "relu":
-        from leanbridge.lean.library import RELU_LEAN
-
-        lean = RELU_LEAN["characterisation_skip" if skip else "characterisation"]
-        skip_text = ", A invertible" if skip else ""
-        return (f"hypotheses as in its Lean statement {lean}: nondegenerate weights{skip_text}, "
-                "any d; not compiled: no Lean toolchain here")
-    return "nondegenerate weights, d ≥ 2"

@@ -127,10 +127,13 @@ By the family's analysis verdict ('leanbridge analyse NAME'):
 If S exists: absorbable — V_up = W_up with the rows in S negated, V_down = W_down
 (written with --out), verified on random inputs (max relative error).
 If not: the relaxed distance min over a ∈ [0,1]^n of ‖W_down diag(a) W_up + A/c‖_F,
-and "not absorbable" when the paper proves the condition necessary (ReLU, GELU;
-A invertible; nondegenerate weights; d ≥ 2, although the Lean statement for
-ReLU, absorbable_relu_iff, has no hypothesis on d; it is not compiled here)
-— "no decision" (exit 1) otherwise.
+and "not absorbable" when the condition is proved necessary (ReLU: paper Thm 8;
+GELU, GELU-tanh, SiLU, softplus: the large-scale limit, GELU's being paper Thm 10;
+A invertible; nondegenerate weights; d ≥ 2, although the Lean statements have no
+hypothesis on d; they are not compiled here) — "no decision" (exit 1) otherwise.
+Biases in the file (fc1.bias beside fc1.weight, or b_up/b_down) are used: the
+block is x + W_down σ(W_up x + b_up) + b_down; --out then also writes V_b_up
+(b_up negated on S) and V_b_down (b_down + c·W_down[:,S] b_up[S]).
 S is reported with 0-based indices. Tolerance: the condition must hold to
 1e-9·‖A/c‖_F + 16·(1 + √n)·ε64·Σ_{i∈S}‖w_i‖‖u_i‖ in Frobenius norm.
 The stored numbers are the block: float16, bfloat16 and float32 weights are
@@ -176,6 +179,7 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
     _numeric_stack("absorb")
     from leanbridge.analysis import CONDITIONAL, analyse
     from leanbridge.numeric import absorb as absorb_mod
+    from leanbridge.numeric import biased as biased_mod
     from leanbridge.numeric import theory_checks
     from leanbridge.numeric.milp import stoppable_solvers
     from leanbridge.numeric.weights import WeightFile, block_from
@@ -201,13 +205,14 @@ def absorb(weights: str | None, activation: str | None, down_key: str | None,
                                 "the given keys were checked)")
         else:
             block = block_from(wf, down_key, up_key, skip_key, transpose)
+            b_up, b_down = biased_mod.read_biases(wf, block)
             source.update(keys=block.keys, stored_dtype_eps=block.eps, transposed=transpose)
             # The stored numbers are the block (float16/bfloat16/float32 widened exactly):
             # the tolerances are float64's whatever the stored dtype (see absorb's docstring).
             with stoppable_solvers():     # Ctrl-C stops a running MILP at once
                 result = absorb_mod.absorb(family, block.W_down, block.W_up, block.A,
                                            time_limit=time_limit, seed=seed,
-                                           notes=block.notes)
+                                           notes=block.notes, b_up=b_up, b_down=b_down)
             theory_checks.annotate(result, *absorb_mod.rebalanced(np, block.W_down, block.W_up),
                                    block.A, seed=seed)
     except NumericInputError as exc:
@@ -249,6 +254,9 @@ def _write_block(path: str, result) -> str:
     arrays = {"V_up": np.ascontiguousarray(result.V_up),
               "V_down": np.ascontiguousarray(result.V_down),
               "S": np.asarray(result.S, dtype=np.int64)}
+    for name, bias in (("V_b_up", result.V_b_up), ("V_b_down", result.V_b_down)):
+        if bias is not None:                      # the biased construction (R4, §5)
+            arrays[name] = np.ascontiguousarray(bias)
     from leanbridge.atomic import atomic_file
 
     target = Path(path)
@@ -327,7 +335,8 @@ def _absorb_text(result, source: dict, written: str | None) -> str:
 
         lines.extend(text_lines(result.theory))
     if written:
-        lines.append(f"wrote V_up, V_down, S to {written}")
+        biases = ", V_b_up, V_b_down" if result.V_b_up is not None else ""
+        lines.append(f"wrote V_up, V_down{biases}, S to {written}")
     verdict = {"absorbable": "ABSORBABLE", "not_absorbable": "NOT ABSORBABLE",
                "no_decision": "NO DECISION"}[result.verdict]
     lines.append(f"verdict: {verdict} — {result.summary}")
@@ -715,12 +724,13 @@ absorb' (Gram system, rounding certificate, MILP fallback): one block's tensors
 in memory at a time (per job), results in block order whatever --jobs.
 
 \b
-BIASES. The paper's theory is bias-free. With biases the sign-flip construction
-still works (negate the rows of W_up and the up-bias entries in S; c·b_i·w_i for
-i in S goes into the output bias), so "absorbable" is decided and constructed;
-necessity is not proven with biases, so a failed S-condition (or a `never`
-family) is reported as "no decision (biases: necessity not proven)" (exit 1)
-unless --ignore-biases asks the bias-free question x + W_down σ(W_up x).
+BIASES. With biases the S-condition decides as without them: the sign-flip
+construction still works (negate the rows of W_up and the up-bias entries in S;
+c·b_i·w_i for i in S goes into the output bias), and by the large-scale limit
+(R4) the condition is also necessary for ReLU, GELU, GELU-tanh, SiLU and
+softplus blocks (nondegenerate weights), so a failed S-condition is "not
+absorbable" (exit 0); tanh/sigmoid blocks never absorb. --ignore-biases is a
+no-op (kept for old scripts).
 
 \b
 PRECISION. The stored numbers are the block: float16, bfloat16 and float32
@@ -761,8 +771,8 @@ after the others), 130 interrupted (Ctrl-C).
               help="Blocks to scan, e.g. 0,3,5-7 (default: all); an interrupted scan "
                    "prints the list that resumes it.")
 @click.option("--ignore-biases", is_flag=True,
-              help="Decide the bias-free block (drop the biases): the paper's question; the "
-                   "verdicts then do not cover the model with its biases.")
+              help="No-op (kept for old scripts): the biases never change the verdict "
+                   "(R4), so the blocks are decided with them.")
 @click.option("--jobs", type=int, default=1, show_default=True, metavar="N",
               help="Blocks decided at once (threads; each holds one block in memory).")
 @click.option("--device", type=click.Choice(["cpu", "cuda"]), default="cpu", show_default=True,

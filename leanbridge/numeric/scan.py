@@ -4,7 +4,7 @@ For each :class:`~leanbridge.numeric.layouts.BlockSpec` the block
 ``x ↦ x + W_down σ(W_up x + b_up) + b_down`` is decided by
 :func:`leanbridge.numeric.absorb.absorb` (the Gram system, rounding certificate and MILP
 fallback of ``leanbridge absorb``), with the biases handled as :data:`~.absorb.BIAS_CAVEAT`
-says — or without them when ``ignore_biases`` asks the bias-free question. Families whose
+says (``ignore_biases`` is a no-op, :data:`~.biased.IGNORE_BIASES_NOTE`). Families whose
 answer does not depend on the weights (`never`, `undetermined`, every gated layout) are
 answered without reading the weight matrices.
 
@@ -36,6 +36,7 @@ from pathlib import Path
 from leanbridge.analysis import CONDITIONAL, analyse
 from leanbridge.families import Family
 from leanbridge.numeric import absorb as absorb_mod
+from leanbridge.numeric import biased as biased_mod
 from leanbridge.numeric import norm_position
 from leanbridge.numeric.checkpoint import Checkpoint
 from leanbridge.numeric.errors import NumericInputError, need
@@ -48,7 +49,7 @@ BAD_INPUT = "bad_input"
 BIASES_NONE = "none"          # the checkpoint has no bias tensors for this block
 BIASES_ZERO = "zero"          # it has them, all zero: the bias-free theorems apply
 BIASES_PRESENT = "present"    # nonzero biases: see absorb.BIAS_CAVEAT
-BIASES_IGNORED = "ignored"    # --ignore-biases: the bias-free question was decided
+BIASES_IGNORED = "ignored"    # (no longer produced: --ignore-biases is a no-op)
 
 
 @dataclass
@@ -106,8 +107,6 @@ def _bias_state(ckpt: Checkpoint, spec: BlockSpec, options: ScanOptions, np):
     """(biases label, {role: float64 vector}) — the vectors only when nonzero and used."""
     if not spec.bias_roles:
         return BIASES_NONE, {}
-    if options.ignore_biases:
-        return BIASES_IGNORED, {}
     vectors = {role: ckpt.read(spec.key(role), ndim=1)[0] for role in spec.bias_roles}
     if not any(np.any(v) for v in vectors.values()):
         return BIASES_ZERO, {}
@@ -124,6 +123,8 @@ def scan_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
     biases, vectors = _bias_state(ckpt, spec, options, np)
     if biases == BIASES_ZERO:
         notes.append("its bias tensors are all zero: the block is bias-free")
+    if options.ignore_biases:
+        notes.append(biased_mod.IGNORE_BIASES_NOTE)
     if family.gated or analyse(family).verdict != CONDITIONAL:
         result = absorb_mod.absorb_without_numerics(family, None, biases == BIASES_PRESENT)
         result.notes.append("the weight matrices are not read: the family's analysis decides")

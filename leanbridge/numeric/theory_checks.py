@@ -24,7 +24,9 @@ adds, for the identity skip or an invertible skip of a conditional family:
 * **Necessity citations.** A ReLU "not absorbable" cites
   ``SkipAbsorption.exists_sCondition_of_absorbable_relu`` (identity skip) or
   ``SkipAbsorption.absorbable_relu_iff_of_isUnit_det`` (invertible skip) only when the weights
-  pass the test above; GELU's necessity is the paper's Thm 10, not formalised in Lean.
+  pass the test above; GELU, GELU-tanh, SiLU and softplus cite their characterisation by the
+  large-scale limit (``absorbable_gelu_iff`` …, and with biases ``biasedAbsorbable_gelu_iff``
+  …; :mod:`leanbridge.numeric.biased`) under the same test.
 * **Minimal absorbing width** (:mod:`leanbridge.numeric.width`).
 
 The Lean names are in :data:`LEAN` (from :data:`leanbridge.lean.library.RELU_LEAN`). Nothing
@@ -50,8 +52,6 @@ LEAN = {
     "width_upper": RELU_LEAN["width_upper"],
     "width_rank_bound": RELU_LEAN["width_rank_bound"],
 }
-#: What to say about GELU necessity.
-GELU_NECESSITY = "paper Thm 10, not formalised in Lean"
 #: Floor of the 1 − |cos| threshold (the same as ``absorb.COLLINEAR_TOL``).
 COS_FLOOR = 1e-12
 #: Rows of W_up compared per batch (memory: this many × n cosines at a time).
@@ -159,6 +159,19 @@ def _necessity_family(result) -> str | None:
     return name if name in ("relu", "gelu") else None
 
 
+def _necessity_name(result, identity: bool) -> str | None:
+    """The Lean necessity theorem of a "not absorbable" (None: not stated in Lean): ReLU's
+    Thm 8, else the characterisation by the large-scale limit (biased with biases)."""
+    from leanbridge.numeric import biased
+
+    if result.biases:
+        return biased.biased_characterisation(result.family, result.analysis) if identity \
+            else None
+    if _necessity_family(result) == "relu":
+        return LEAN["necessity_relu"] if identity else LEAN["necessity_relu_skip"]
+    return biased.characterisation(result.family, result.analysis, not identity)
+
+
 def annotate(result, W_down, W_up, A=None, eps_in: float = _F64, seed: int = 0) -> dict:
     """Compute the Lean-backed checks for an :class:`~leanbridge.numeric.absorb.AbsorbResult`
     of a conditional family (``result.decision`` set), store them as ``result.theory`` (keys
@@ -185,21 +198,17 @@ def annotate(result, W_down, W_up, A=None, eps_in: float = _F64, seed: int = 0) 
         if theory["card_check"]["lean"]:
             lean["S_size"] = theory["card_check"]["lean"]
         lean["sufficiency"] = LEAN["sufficiency"]
-    if result.verdict == absorb_mod.NOT_ABSORBABLE and family == "relu" and invertible:
+    necessity = _necessity_name(result, identity)
+    if result.verdict == absorb_mod.NOT_ABSORBABLE and necessity and invertible:
         if nd.holds:
-            name = LEAN["necessity_relu"] if identity else LEAN["necessity_relu_skip"]
-            lean["necessity"] = name
-            result.summary += (f"; Lean: {name} (its hypothesis {LEAN['nondegenerate']} "
+            lean["necessity"] = necessity
+            result.summary += (f"; Lean: {necessity} (its hypothesis {LEAN['nondegenerate']} "
                                "holds for these weights)")
         else:
             result.verdict = absorb_mod.NO_DECISION
             result.summary = ("no decision: no S satisfies the S-condition, but necessity "
-                              f"({LEAN['necessity_relu']}) needs nondegenerate weights and "
+                              f"({necessity}) needs nondegenerate weights and "
                               f"{LEAN['nondegenerate']} fails: " + "; ".join(nd.problems()))
-    elif result.verdict == absorb_mod.NOT_ABSORBABLE and family == "gelu":
-        lean["necessity"] = None
-        lean["necessity_note"] = GELU_NECESSITY
-        result.summary += f" ({GELU_NECESSITY})"
     elif result.decision.found is False and family is not None and not nd.holds:
         result.notes.append("necessity needs nondegenerate weights: "
                             f"{LEAN['nondegenerate']} fails (" + "; ".join(nd.problems())
