@@ -376,6 +376,19 @@ def test_mathlib_import_failure_is_infrastructure_not_proof(project, standin):
     assert "Mathlib cannot be loaded" in unloadable.records[0].detail
 
 
+def test_mathlib_import_failure_below_a_long_header_comment_is_infrastructure(project, standin):
+    # the imports of a file with a 100-line licence comment start on line 101: an error there,
+    # before the file's first declaration, is still the header's (Mathlib cannot be loaded)
+    path = project / ACT
+    path.write_text("/-\n" + "licence text\n" * 98 + "-/\n" + path.read_text())
+    assert _line(project, ACT, "import") == 101
+    lake = standin(errors={ACT: [{"line": 101, "text": "unknown module prefix 'Mathlib'"}]})
+    result = run_check(project, lake=lake, timeout=60)
+    records = [r for r in result.records if r.file == ACT]
+    assert records and {r.verdict for r in records} == {"infra_error"}
+    assert "lake exe cache get" in records[0].detail
+
+
 def test_build_timeout_marks_everything(project, standin):
     result = run_check(project, lake=standin(build={"sleep": 30}), timeout=2)
     assert result.lean_status == "build_timeout"
