@@ -245,6 +245,23 @@ def test_sorry_follows_the_dependency_graph(project, standin):
     assert result.exit_code == 1
 
 
+def test_a_lemma_is_checked_like_a_theorem(project, standin):
+    """Mathlib's `lemma` keyword: the declaration gets its own verdict (here `sorry`)."""
+    activations = project / ACT
+    text = activations.read_text()
+    proof = ("  intro t ht z\n  show (max (t * z) 0) ^ 2 = t ^ 2 * (max z 0) ^ 2\n"
+             "  rw [max_zero_mul_of_pos ht z]\n  ring\n")
+    assert proof in text and "theorem relu2_posHomogeneous" in text
+    activations.write_text(text.replace(proof, "  so" + "rry\n", 1).replace(
+        "theorem relu2_posHomogeneous", "lemma relu2_posHomogeneous", 1))
+    result = run_check(project, lake=standin(), timeout=60)
+    hole = by_decl(result)["SkipAbsorption.relu2_posHomogeneous"]
+    assert hole.verdict == "sorry" and hole.file == ACT
+    assert "sorryAx" in hole.axioms
+    assert by_decl(result)["SkipAbsorption.relu3_posHomogeneous"].verdict == "proved"
+    assert result.exit_code == 1
+
+
 def test_sorry_is_decided_by_axioms_not_by_message_text(project, standin):
     lake = standin(axioms={"SkipAbsorption.not_absorbable_of_posHomogeneous":
                            ["propext", "sorryAx"]})
