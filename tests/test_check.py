@@ -133,6 +133,11 @@ def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_p
     # (the order as Lean prints it is read from a fixture: tests/test_check_formats.py)
     assert sorted(record.axioms) == ["Classical.choice", "Quot.sound", "propext"]
     assert record.family == "relu2" and record.argument == "degree"
+    # each theorem's role in the dependency graph, as the reports label it
+    roles = {name: by_decl(result)[name].role for name in (
+        RELU2_DEGREE, "SkipAbsorption.Families.relu2_eq_sympy",
+        "SkipAbsorption.relu2_posHomogeneous")}
+    assert list(roles.values()) == ["family_theorem", "bridge", "premise"]
     calls = [c for c in lake_calls(tmp_path) if c != ["--version"]]
     # One build, one audit elaborated with the package's options (lakefile [leanOptions]).
     assert calls[0] == ["build"] and len(calls) == 2
