@@ -129,6 +129,8 @@ def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_p
     assert result.exit_code == 0
     data = validate(result)
     assert data["toolchain"]["lake_version"].startswith("stand-in lake")
+    assert data["project"] == str(project)
+    assert data["started_at"].endswith("+00:00")  # UTC, with its offset
     record = by_decl(result)[RELU2_DEGREE]
     # (the order as Lean prints it is read from a fixture: tests/test_check_formats.py)
     assert sorted(record.axioms) == ["Classical.choice", "Quot.sound", "propext"]
@@ -409,6 +411,14 @@ def test_mathlib_import_failure_below_a_long_header_comment_is_infrastructure(pr
     records = [r for r in result.records if r.file == ACT]
     assert records and {r.verdict for r in records} == {"infra_error"}
     assert "lake exe cache get" in records[0].detail
+
+
+def test_hanging_lake_version_runs_under_the_timeout_and_says_why(project, standin):
+    lines = []
+    result = run_check(project, lake=standin(version={"sleep": 30}), timeout=10,
+                       progress=lines.append)
+    assert result.toolchain.lake_version is None
+    assert [line for line in lines if line.startswith("lake --version gave no version: ")]
 
 
 def test_build_timeout_marks_everything(project, standin):
