@@ -92,6 +92,9 @@ def test_no_toolchain_reports_not_run_and_exits_3(project, tmp_path, monkeypatch
     assert {r["verdict"] for r in data["results"]} == {"not_run"}
     assert data["summary"]["not_run"] == data["summary"]["total"] > 60
     assert "proved" not in {r["verdict"] for r in data["results"]}
+    # a theorem stated modulo no premise says only that Lean did not run
+    bare = next(r for r in data["results"] if not r["premises"])
+    assert bare["detail"] == "no Lean toolchain"
     suites = ET.parse(junit_path).getroot().findall("testsuite")
     assert {s.get("name") for s in suites} == {"families", "library"}
     assert all(s.get("skipped") == s.get("tests") for s in suites)
