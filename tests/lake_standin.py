@@ -23,7 +23,7 @@ Lake where the check depends on it (formats read in the Lean/Lake sources, see
 
 Other scenario keys: ``crash`` (a module whose Lean process dies: ``✖``, Lake's ``info:
 stdout:``/``info: stderr:`` notes and ``error: Lean exited with code N``, no positioned entry);
-``build.path_prefix`` (older Lakes' ``././`` before each file), ``build.failures_header`` (their
+``version.sleep`` (a ``lake --version`` that hangs); ``build.path_prefix`` (older Lakes' ``././`` before each file), ``build.failures_header`` (their
 ``Some required builds logged failures:``); ``audit.unanswered`` (names, or ``"all"``, answered in
 a wording leanbridge does not know); ``audit.unbuilt`` (modules whose ``.olean`` the audit cannot
 find). The line formats come from the functions ``job_line``, ``entry_line``,
@@ -357,6 +357,7 @@ def main() -> int:
         with open(os.environ["STANDIN_LOG"], "a") as log:
             log.write(json.dumps(args) + "\n")
     if args == ["--version"]:
+        time.sleep(scenario().get("version", {}).get("sleep", 0))
         print("stand-in lake for leanbridge tests (not Lean)")
         return 0
     if args[:1] == ["build"]:

@@ -92,6 +92,9 @@ def test_no_toolchain_reports_not_run_and_exits_3(project, tmp_path, monkeypatch
     assert {r["verdict"] for r in data["results"]} == {"not_run"}
     assert data["summary"]["not_run"] == data["summary"]["total"] > 60
     assert "proved" not in {r["verdict"] for r in data["results"]}
+    # a theorem stated modulo no premise says only that Lean did not run
+    bare = next(r for r in data["results"] if not r["premises"])
+    assert bare["detail"] == "no Lean toolchain"
     suites = ET.parse(junit_path).getroot().findall("testsuite")
     assert {s.get("name") for s in suites} == {"families", "library"}
     assert all(s.get("skipped") == s.get("tests") for s in suites)
@@ -130,10 +133,17 @@ def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_p
     assert result.exit_code == 0
     data = validate(result)
     assert data["toolchain"]["lake_version"].startswith("stand-in lake")
+    assert data["project"] == str(project)
+    assert data["started_at"].endswith("+00:00")  # UTC, with its offset
     record = by_decl(result)[RELU2_DEGREE]
     # (the order as Lean prints it is read from a fixture: tests/test_check_formats.py)
     assert sorted(record.axioms) == ["Classical.choice", "Quot.sound", "propext"]
     assert record.family == "relu2" and record.argument == "degree"
+    # each theorem's role in the dependency graph, as the reports label it
+    roles = {name: by_decl(result)[name].role for name in (
+        RELU2_DEGREE, "SkipAbsorption.Families.relu2_eq_sympy",
+        "SkipAbsorption.relu2_posHomogeneous")}
+    assert list(roles.values()) == ["family_theorem", "bridge", "premise"]
     calls = [c for c in lake_calls(tmp_path) if c != ["--version"]]
     # One build, one audit elaborated with the package's options (lakefile [leanOptions]).
     assert calls[0] == ["build"] and len(calls) == 2
@@ -244,6 +254,23 @@ def test_sorry_follows_the_dependency_graph(project, standin):
     assert not dependent.messages          # Lean warns only where the sorry is written
     assert dependent.failed_dependencies[0] == "SkipAbsorption.relu2_posHomogeneous"
     assert records["SkipAbsorption.relu3_posHomogeneous"].verdict == "proved"
+    assert result.exit_code == 1
+
+
+def test_a_lemma_is_checked_like_a_theorem(project, standin):
+    """Mathlib's `lemma` keyword: the declaration gets its own verdict (here `sorry`)."""
+    activations = project / ACT
+    text = activations.read_text()
+    proof = ("  intro t ht z\n  show (max (t * z) 0) ^ 2 = t ^ 2 * (max z 0) ^ 2\n"
+             "  rw [max_zero_mul_of_pos ht z]\n  ring\n")
+    assert proof in text and "theorem relu2_posHomogeneous" in text
+    activations.write_text(text.replace(proof, "  so" + "rry\n", 1).replace(
+        "theorem relu2_posHomogeneous", "lemma relu2_posHomogeneous", 1))
+    result = run_check(project, lake=standin(), timeout=60)
+    hole = by_decl(result)["SkipAbsorption.relu2_posHomogeneous"]
+    assert hole.verdict == "sorry" and hole.file == ACT
+    assert "sorryAx" in hole.axioms
+    assert by_decl(result)["SkipAbsorption.relu3_posHomogeneous"].verdict == "proved"
     assert result.exit_code == 1
 
 
@@ -376,6 +403,27 @@ def test_mathlib_import_failure_is_infrastructure_not_proof(project, standin):
     unloadable = run_check(project, lake=standin(audit={"unloadable": ["Mathlib"]}), timeout=60)
     assert {r.verdict for r in unloadable.records} == {"infra_error"}
     assert "Mathlib cannot be loaded" in unloadable.records[0].detail
+
+
+def test_mathlib_import_failure_below_a_long_header_comment_is_infrastructure(project, standin):
+    # the imports of a file with a 100-line licence comment start on line 101: an error there,
+    # before the file's first declaration, is still the header's (Mathlib cannot be loaded)
+    path = project / ACT
+    path.write_text("/-\n" + "licence text\n" * 98 + "-/\n" + path.read_text())
+    assert _line(project, ACT, "import") == 101
+    lake = standin(errors={ACT: [{"line": 101, "text": "unknown module prefix 'Mathlib'"}]})
+    result = run_check(project, lake=lake, timeout=60)
+    records = [r for r in result.records if r.file == ACT]
+    assert records and {r.verdict for r in records} == {"infra_error"}
+    assert "lake exe cache get" in records[0].detail
+
+
+def test_hanging_lake_version_runs_under_the_timeout_and_says_why(project, standin):
+    lines = []
+    result = run_check(project, lake=standin(version={"sleep": 30}), timeout=10,
+                       progress=lines.append)
+    assert result.toolchain.lake_version is None
+    assert [line for line in lines if line.startswith("lake --version gave no version: ")]
 
 
 def test_build_timeout_marks_everything(project, standin):
