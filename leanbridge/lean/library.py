@@ -102,7 +102,7 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                      f"{display}, nondegenerate weights: the identity skip is absorbed iff the "
                      "S-condition holds (by the large-scale limit)")
       for name, module, display in (
-          ("geluTanh", "SkipAbsorption.RecessionGeluTanh", "GELU (tanh)"),
+          ("geluTanh", "SkipAbsorption.ReluLikeGeluTanh", "GELU (tanh)"),
           ("swish", "SkipAbsorption.ReluLike", "SiLU"),
           ("softplus", "SkipAbsorption.ReluLike", "softplus"))),
 )}
@@ -235,8 +235,9 @@ RECESSION_NAMES: dict[str, tuple[str, ...]] = {
         "tendsto_div_relu_of_abs_sub_relu_le", "tendsto_add_div_relu_of_abs_sub_relu_le"),
     "SkipAbsorption.RecessionActivations": (
         "tendsto_gelu_div", "tendsto_swish_div", "tendsto_softplus_div"),
-    "SkipAbsorption.RecessionGeluTanh": (
-        "tendsto_geluTanh_div", "absorbable_geluTanh_iff", "absorbable_geluTanh_iff_of_isUnit_det",
+    "SkipAbsorption.RecessionGeluTanh": ("tendsto_geluTanh_div",),
+    "SkipAbsorption.ReluLikeGeluTanh": (
+        "absorbable_geluTanh_iff", "absorbable_geluTanh_iff_of_isUnit_det",
         "biasedAbsorbable_geluTanh_iff"),
     "SkipAbsorption.RecessionNecessity": (
         "exists_sCondition_of_absorbable_of_tendsto_div_relu",
