@@ -55,6 +55,11 @@ COMPOSITE_MODULES: dict[str, str] = {
     "SkipAbsorption.BiasedReluLike":
         "composes Theorem 8's biased necessity (BiasedNecessity) with the biased recession "
         "limits and odd parts of GELU, SiLU and softplus (through ReluLike)",
+    **{f"SkipAbsorption.Families.{name}":
+       f"the generated {name} family file instantiates its characterisation ({module}): Theorem "
+       f"8's necessity with the activation's recession limit"
+       for name, module in (("Gelu", "ReluLike"), ("Silu", "ReluLike"),
+                            ("Softplus", "ReluLike"), ("GeluTanh", "ReluLikeGeluTanh"))},
 }
 
 
