@@ -91,13 +91,18 @@ def check_directory_writable(directory: Path) -> None:
     os.unlink(probe)
 
 
+def _temporary_beside(target: Path) -> tuple[int, str]:
+    """A new temporary file in ``target``'s directory (made if missing), after refusing a target
+    that exists and is not a regular file: its descriptor and path."""
+    refuse_special(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+
+
 def write_temporary(target: Path, text: str) -> Path:
     """Write ``text`` to a new temporary file beside ``target`` (its final mode already set)."""
     target = Path(target)
-    refuse_special(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
+    handle, temporary = _temporary_beside(target)
     try:
         os.fchmod(handle, _mode_for(target))
         with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
@@ -126,10 +131,7 @@ def atomic_file(target: Path):
     the umask, or the mode of the file it replaces) and replaces ``target``; otherwise it is
     removed. For writers that take a path."""
     target = Path(target)
-    refuse_special(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                         dir=target.parent)
+    handle, temporary = _temporary_beside(target)
     try:
         os.close(handle)
         yield Path(temporary)
