@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from leanbridge import generate as generated_files
 from leanbridge.atomic import atomic_write
 from leanbridge.cli import EXIT_INTERRUPTED, find_project, main
+from sigint import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAN = ROOT / "lean"
@@ -230,10 +231,16 @@ def test_ctrl_c_on_a_real_process_exits_130_and_writes_nothing(project):
         [sys.executable, "-m", "leanbridge", "generate", "--project", str(project), "--expr",
          "exp(exp(exp(exp(exp(exp(exp(exp(exp(exp(z))))))))))", "--name", "tower",
          "--time-budget", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    time.sleep(4)
-    process.send_signal(signal.SIGINT)
-    _, stderr = process.communicate(timeout=60)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        preexec_fn=default_sigint)
+    try:
+        time.sleep(4)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "Aborted!" not in stderr
     assert _snapshot(project) == before

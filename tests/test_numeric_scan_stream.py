@@ -21,6 +21,7 @@ safetensors_numpy = pytest.importorskip("safetensors.numpy")
 jsonschema = pytest.importorskip("jsonschema")
 
 from leanbridge.cli import main
+from sigint import default_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "leanbridge" / "schemas" / "scan-1.schema.json")
@@ -149,7 +150,8 @@ def test_ctrl_c_during_a_milp_prints_the_decided_blocks_and_exits_130(tmp_path, 
     proc = subprocess.Popen(
         [sys.executable, "-m", "leanbridge", "scan", str(folder), "--time-limit", "300",
          "--jsonl", str(target), "--no-progress", "--jobs", str(jobs)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+        preexec_fn=default_sigint)
     try:
         seen = []
         for line in proc.stdout:
@@ -196,7 +198,8 @@ def test_ctrl_c_during_absorbs_milp_exits_130_without_waiting_for_highs(tmp_path
                                                                                 "")}
     proc = subprocess.Popen([sys.executable, "-m", "leanbridge", "absorb", str(weights),
                              "--activation", "relu", "--time-limit", "300"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=default_sigint)
     try:
         time.sleep(6)                          # imports, the Gram system, then the MILP
         assert proc.poll() is None
