@@ -3,7 +3,6 @@
 import json
 import os
 import shutil
-import signal
 import stat
 import subprocess
 import sys
@@ -17,7 +16,7 @@ from click.testing import CliRunner
 from leanbridge import generate as generated_files
 from leanbridge.atomic import atomic_write
 from leanbridge.cli import EXIT_INTERRUPTED, find_project, main
-from sigint import default_sigint
+from sigint import interrupt, running
 
 ROOT = Path(__file__).resolve().parents[1]
 LEAN = ROOT / "lean"
@@ -227,20 +226,12 @@ def test_keyboard_interrupt_exits_130(monkeypatch):
 
 def test_ctrl_c_on_a_real_process_exits_130_and_writes_nothing(project):
     before = _snapshot(project)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "leanbridge", "generate", "--project", str(project), "--expr",
-         "exp(exp(exp(exp(exp(exp(exp(exp(exp(exp(z))))))))))", "--name", "tower",
-         "--time-budget", "0"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-        preexec_fn=default_sigint)
-    try:
+    with running([sys.executable, "-m", "leanbridge", "generate", "--project", str(project),
+                  "--expr", "exp(exp(exp(exp(exp(exp(exp(exp(exp(exp(z))))))))))", "--name",
+                  "tower", "--time-budget", "0"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as process:
         time.sleep(4)
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
+        _, stderr, _ = interrupt(process)
     assert process.returncode == 130, stderr
     assert "Traceback" not in stderr and "Aborted!" not in stderr
     assert _snapshot(project) == before

@@ -6,7 +6,6 @@ without waiting for HiGHS's time limit."""
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -21,7 +20,7 @@ safetensors_numpy = pytest.importorskip("safetensors.numpy")
 jsonschema = pytest.importorskip("jsonschema")
 
 from leanbridge.cli import main
-from sigint import default_sigint
+from sigint import interrupt, running
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "leanbridge" / "schemas" / "scan-1.schema.json")
@@ -147,12 +146,10 @@ def test_ctrl_c_during_a_milp_prints_the_decided_blocks_and_exits_130(tmp_path, 
     target = tmp_path / "blocks.jsonl"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH",
                                                                                 "")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "leanbridge", "scan", str(folder), "--time-limit", "300",
-         "--jsonl", str(target), "--no-progress", "--jobs", str(jobs)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
-        preexec_fn=default_sigint)
-    try:
+    with running([sys.executable, "-m", "leanbridge", "scan", str(folder), "--time-limit", "300",
+                  "--jsonl", str(target), "--no-progress", "--jobs", str(jobs)],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                 cwd=tmp_path) as proc:
         seen = []
         for line in proc.stdout:
             seen.append(line)
@@ -162,14 +159,7 @@ def test_ctrl_c_during_a_milp_prints_the_decided_blocks_and_exits_130(tmp_path, 
         assert proc.poll() is None             # printed while the scan is still running
         time.sleep(3)                          # block 1 is in its MILP by now
         assert proc.poll() is None
-        sent = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-        waited = time.perf_counter() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        out, err, waited = interrupt(proc)
     print(f"exit {proc.returncode} {waited:.2f} s after SIGINT (the MILP's limit: 300 s)")
     assert proc.returncode == 130, err
     # one job: block 2 waits behind block 1; two: block 2 is decided (and printed, after
@@ -196,21 +186,12 @@ def test_ctrl_c_during_absorbs_milp_exits_130_without_waiting_for_highs(tmp_path
     np.savez(weights, W_down=rng.standard_normal((2, 40)), W_up=rng.standard_normal((40, 2)))
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH",
                                                                                 "")}
-    proc = subprocess.Popen([sys.executable, "-m", "leanbridge", "absorb", str(weights),
-                             "--activation", "relu", "--time-limit", "300"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=default_sigint)
-    try:
+    with running([sys.executable, "-m", "leanbridge", "absorb", str(weights), "--activation",
+                  "relu", "--time-limit", "300"],
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as proc:
         time.sleep(6)                          # imports, the Gram system, then the MILP
         assert proc.poll() is None
-        sent = time.perf_counter()
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-        waited = time.perf_counter() - sent
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
+        out, err, waited = interrupt(proc)
     print(f"exit {proc.returncode} {waited:.2f} s after SIGINT (the MILP's limit: 300 s)")
     assert proc.returncode == 130, err
     assert "Interrupted (Ctrl-C)" in err and "Traceback" not in err
