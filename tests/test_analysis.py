@@ -590,3 +590,26 @@ def test_nested_budgets_restore_the_outer_one_and_are_capped_by_it():
                 signal.setitimer(signal.ITIMER_REAL, 0.05)   # (simulate: little left)
                 time.sleep(1.0)
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0.0
+
+
+def test_sampled_heaviside_takes_sympys_values_left_at_and_right_of_its_jump():
+    """The numeric evaluator's Heaviside (mpmath has none) agrees with SymPy's exact one,
+    H(0) = 1/2 included, at every sample point: H(p − 1) jumps at the sample p = 1."""
+    from leanbridge.halfline import P, SAMPLES, samples
+
+    values = samples(sp.Heaviside(P - 1))
+    exact = [sp.Heaviside(point - 1) for point in SAMPLES]
+    assert exact == [0, 0, 0, 0, sp.Rational(1, 2), 1, 1]
+    assert [float(v.low) for v in values] == [float(e) for e in exact]
+    assert [float(v.high) for v in values] == [float(e) for e in exact]
+
+
+@pytest.mark.parametrize("expr", [sp.nan, sp.zoo, sp.sin(1 / sp.Symbol("p", positive=True))],
+                         ids=["nan", "zoo", "oscillating"])
+def test_a_limit_at_0_that_is_not_a_number_is_no_limit(expr):
+    """sympy.limit answers nan, zoo (complex infinity) or AccumBounds where no limit exists;
+    the half-line jet must read each as "no value at 0", not as a value."""
+    from leanbridge.halfline import _limit, jet_at_0
+
+    assert _limit(expr) is None
+    assert jet_at_0(expr) == (None, None)

@@ -219,6 +219,50 @@ def test_all_zero_biases_count_as_bias_free(run, tmp_path):
     assert all(b["biases"] == "zero" for b in data["blocks"])
     assert data["blocks"][PLANTED]["S"] == S
     assert data["biases"]["mode"] == "none" and "only zero ones" in data["biases"]["caveat"]
+    assert all("its bias tensors are all zero: the block is bias-free" in b["notes"]
+               for b in data["blocks"])
+
+
+def test_an_ungated_never_family_is_decided_without_reading_the_weights(run, tmp_path,
+                                                                        monkeypatch):
+    """OPT's blocks read as ReLU² (`--activation relu2`): a `never` family, so no weight matrix
+    is read, each block is "not absorbable" with the family's theorem, and says so."""
+    folder, _, _ = write_model(tmp_path / "m", "opt", biases=False)
+    reads = []
+    real_read = checkpoint_mod.Checkpoint.read
+
+    def spy(self, key, ndim=2, stored=False):
+        reads.append(key)
+        return real_read(self, key, ndim, stored)
+
+    monkeypatch.setattr(checkpoint_mod.Checkpoint, "read", spy)
+    data = scan_json(run, folder, "--activation", "relu2", code=0)
+    assert reads == []
+    for block in data["blocks"]:
+        assert block["verdict"] == "not_absorbable" and block["numerics"] is False
+        assert "not absorbable for any weights: ReLU²" in block["summary"]
+        assert "the weight matrices are not read: the family's analysis decides" in \
+            block["notes"]
+
+
+def test_the_decision_gets_the_stored_weights_the_time_limit_and_the_seed(run, tmp_path,
+                                                                         monkeypatch):
+    """float32 weights reach the S-decision as float32 (no float64 copy of the block), with
+    the user's --time-limit and --seed."""
+    from leanbridge.numeric import absorb as absorb_mod
+
+    folder, S, _ = write_model(tmp_path / "m", "opt", biases=False, dtype=np.float32)
+    seen = []
+    real_absorb = absorb_mod.absorb
+
+    def spy(family, W_down, W_up, A=None, **kwargs):
+        seen.append((W_down.dtype, W_up.dtype, A, kwargs["time_limit"], kwargs["seed"]))
+        return real_absorb(family, W_down, W_up, A, **kwargs)
+
+    monkeypatch.setattr(absorb_mod, "absorb", spy)
+    data = scan_json(run, folder, "--time-limit", "7.5", "--seed", "3", code=0)
+    assert seen == [(np.float32, np.float32, None, 7.5, 3)] * BLOCKS
+    assert data["blocks"][PLANTED]["S"] == S
 
 
 def test_gpt2_float32_sharded_with_out_writes_an_exact_absorbing_block(run, tmp_path):

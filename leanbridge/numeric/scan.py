@@ -103,7 +103,7 @@ class BlockRecord:
         }
 
 
-def _bias_state(ckpt: Checkpoint, spec: BlockSpec, options: ScanOptions, np):
+def _bias_state(ckpt: Checkpoint, spec: BlockSpec, np):
     """(biases label, {role: float64 vector}) — the vectors only when nonzero and used."""
     if not spec.bias_roles:
         return BIASES_NONE, {}
@@ -120,7 +120,7 @@ def scan_block(ckpt: Checkpoint, spec: BlockSpec, family: Family,
     start = time.perf_counter()
     keys = {role: info.key for role, info in spec.tensors.items()}
     notes = list(spec.notes)
-    biases, vectors = _bias_state(ckpt, spec, options, np)
+    biases, vectors = _bias_state(ckpt, spec, np)
     if biases == BIASES_ZERO:
         notes.append("its bias tensors are all zero: the block is bias-free")
     if options.ignore_biases:
