@@ -780,3 +780,69 @@ def test_milp_is_over_binary_a_in_the_unit_box(monkeypatch, seed, shape):
     calls = spy_milp(monkeypatch)
     decision = decide_s(W_down, W_up, T)
     assert calls == [(2, None)] and decision.found is False and decision.method == "milp"
+
+
+# -- the skip matrix A (wider mutation scope: absorb's own code) --------------------------------
+
+@pytest.mark.parametrize("name", ["relu2", "swiglu", "tanh"])
+def test_a_never_family_is_absorbable_only_with_a_zero_skip(name):
+    """A `never` family: A = 0 is trivially absorbable, any A ≠ 0 (invertible or rank 1) is
+    not, without numerics."""
+    family = get_family(name)
+    W_down, W_up = random_block(3, 9, 4)
+    zero = absorb(family, W_down, W_up, A=np.zeros((3, 3)))
+    assert zero.verdict == ABSORBABLE and zero.summary.startswith("absorbable trivially")
+    for A in (np.eye(3), np.outer([1.0, 2.0, 0.0], [0.0, 1.0, 1.0])):
+        result = absorb(family, W_down, W_up, A=A)
+        assert result.verdict == NOT_ABSORBABLE and result.numerics is False
+        assert result.summary.startswith("not absorbable for any weights")
+
+
+def test_a_matrix_skip_is_divided_by_the_odd_coefficient():
+    """Leaky ReLU (slope 1/100): σ(z) − σ(−z) = (101/100)·z, so the S-condition for a skip A is
+    W_down[:,S] W_up[S,:] = −A/c with c = 101/100, not −A or −A·c."""
+    family = get_family("leaky_relu")
+    c = c_of("leaky_relu")
+    assert c == pytest.approx(1.01)
+    rng = np.random.default_rng(8)
+    A = rng.standard_normal((4, 4)) + 3 * np.eye(4)
+    W_down, W_up, S = planted(4, 16, 4, seed=6, c=c, A=A)
+    result = absorb(family, W_down, W_up, A=A)
+    assert result.verdict == ABSORBABLE and result.S == S
+    assert result.verification["max_relative_error"] < 1e-12
+
+
+def test_the_skip_report_gives_rank_invertibility_and_condition_number():
+    A = np.diag([4.0, 2.0, 1.0, 0.5])
+    W_down, W_up, _ = planted(4, 16, 4, seed=6, A=A)
+    skip = absorb(get_family("relu"), W_down, W_up, A=A).skip
+    assert skip["kind"] == "matrix" and skip["rank"] == 4 and skip["invertible"] is True
+    assert skip["condition_number"] == pytest.approx(8.0)
+    assert skip["lemma4"] == ("A is invertible: by Lemma 4 the block is absorbable iff "
+                              "x + A⁻¹W_down σ(W_up x) is, i.e. iff some S has "
+                              "A⁻¹W_down[:,S] W_up[S,:] = −I/c, equivalently "
+                              "W_down[:,S] W_up[S,:] = −A/c")
+    singular = absorb(get_family("relu"), W_down, W_up, A=np.diag([4.0, 2.0, 1.0, 0.0])).skip
+    assert singular["rank"] == 3 and singular["invertible"] is False
+    assert singular["condition_number"] == float("inf")
+    assert singular["lemma4"].startswith("A is singular (rank 3 < d = 4): the reduction of "
+                                         "Lemma 4 to the identity skip does not apply")
+    zero = absorb(get_family("relu"), W_down, W_up, A=np.zeros((4, 4)))
+    assert zero.skip["rank"] == 0 and zero.skip["invertible"] is False
+    assert zero.skip["condition_number"] == float("inf")
+    assert absorb(get_family("relu"), W_down, W_up).skip == {"kind": "identity"}
+
+
+def test_the_skip_timing_is_a_duration():
+    A = np.eye(3)
+    W_down, W_up = random_block(3, 9, 4)
+    timings = absorb(get_family("relu"), W_down, W_up, A=A).timings
+    assert 0 <= timings["skip_svd"] < 60
+
+
+@pytest.mark.parametrize("role, size", [("b_up", 9), ("b_down", 3)])
+def test_a_bias_of_the_wrong_length_is_refused_by_name(role, size):
+    W_down, W_up = random_block(3, 9, 4)
+    with pytest.raises(ValueError) as error:
+        absorb(get_family("relu"), W_down, W_up, **{role: np.zeros(size + 1)})
+    assert str(error.value) == f"{role} has shape ({size + 1},); expected ({size},)"
