@@ -825,8 +825,10 @@ def test_the_skip_report_gives_rank_invertibility_and_condition_number():
     singular = absorb(get_family("relu"), W_down, W_up, A=np.diag([4.0, 2.0, 1.0, 0.0])).skip
     assert singular["rank"] == 3 and singular["invertible"] is False
     assert singular["condition_number"] == float("inf")
-    assert singular["lemma4"].startswith("A is singular (rank 3 < d = 4): the reduction of "
-                                         "Lemma 4 to the identity skip does not apply")
+    assert singular["lemma4"] == ("A is singular (rank 3 < d = 4): the reduction of Lemma 4 "
+                                  "to the identity skip does not apply; the S-condition "
+                                  "W_down[:,S] W_up[S,:] = −A/c is still sufficient, but its "
+                                  "failure proves nothing")
     zero = absorb(get_family("relu"), W_down, W_up, A=np.zeros((4, 4)))
     assert zero.skip["rank"] == 0 and zero.skip["invertible"] is False
     assert zero.skip["condition_number"] == float("inf")
@@ -846,3 +848,22 @@ def test_a_bias_of_the_wrong_length_is_refused_by_name(role, size):
     with pytest.raises(ValueError) as error:
         absorb(get_family("relu"), W_down, W_up, **{role: np.zeros(size + 1)})
     assert str(error.value) == f"{role} has shape ({size + 1},); expected ({size},)"
+
+
+def test_a_skip_below_float64s_resolution_of_the_weights_is_no_decision():
+    """Products near 2^800 and a skip with entries 1 and 2^−600: no exact power-of-two
+    rescaling keeps both in float64 (2^−600·2^−550 underflows), so nothing is decided."""
+    rng = np.random.default_rng(0)
+    W_down = np.ldexp(rng.standard_normal((2, 4)), 400)
+    W_up = np.ldexp(rng.standard_normal((4, 2)), 400)
+    family = get_family("relu")
+    result = absorb(family, W_down, W_up, A=np.diag([1.0, 2.0 ** -600]), notes=["mine"])
+    assert result.family is family and result.analysis.verdict == "conditional"
+    assert (result.verdict, result.blockers, result.numerics, result.biases) == \
+        (NO_DECISION, ["undetermined"], True, False)
+    assert result.summary == ("no decision: the skip term is below float64's resolution of "
+                              "these weights (their products exceed it by more than 2^500)")
+    assert result.reasons == [r for r in analyse(family).reasons if not r.startswith("not used:")]
+    assert result.shapes == {"d": 2, "n": 4} and result.notes == ["mine"]
+    assert result.skip["kind"] == "matrix" and result.skip["rank"] == 1
+    assert set(result.timings) == {"skip_svd"} and result.decision is None
