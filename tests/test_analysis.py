@@ -613,3 +613,11 @@ def test_a_limit_at_0_that_is_not_a_number_is_no_limit(expr):
 
     assert _limit(expr) is None
     assert jet_at_0(expr) == (None, None)
+
+
+def test_a_limit_at_0_that_exists_is_found():
+    """sympy.limit from the right, where the jet has no rule: sin(p)/p → 1, (1 − cos p)/p² → 1/2."""
+    from leanbridge.halfline import P, _limit
+
+    assert _limit(sp.sin(P) / P) == 1
+    assert _limit((1 - sp.cos(P)) / P**2) == sp.Rational(1, 2)
