@@ -879,7 +879,7 @@ def test_t5_relu_is_read_encoder_and_decoder_and_its_planted_block_found(run, tm
     """T5: ReLU and bias-free (the paper's own setting); the decoder's MLP is layer.2."""
     tensors, config, S = t5_model()
     folder = save(tmp_path / "t5", tensors, config)
-    data = scan_json(run, folder, "--out", tmp_path / "out", code=0)
+    data = scan_json(run, folder, "--out", tmp_path / "out", code=1)   # 1: a no decision
     assert data["layout"]["name"] == "t5" and data["layout"]["gated"] is False
     assert data["activation"] == {**data["activation"], "family": "relu",
                                   "source": "config.json dense_act_fn = 'relu'"}
@@ -1054,3 +1054,49 @@ def test_bert_text_report_says_post_norm(run, tmp_path):
     assert "norm: post-norm, LayerNorm output.LayerNorm after the sum" in text
     assert "each row (block level): the paper's question x + MLP(x)" in text
     assert "never" not in text.split("each row")[0]
+
+
+def test_a_vetoed_block_reports_no_S_and_not_absorbable_blocks_their_distance(run, tmp_path,
+                                                                              monkeypatch):
+    """The record carries what absorb decided: the planted block, whose constructed block
+    fails verification (a tenth off), is "no decision" with no S to write; the other blocks
+    carry absorb's relaxed distance; every record's time is a duration."""
+    from leanbridge.families import get_family
+    from leanbridge.numeric import absorb as absorb_mod
+
+    folder, _, blocks = write_model(tmp_path / "m", "opt", biases=False)
+    real_verify = absorb_mod.verify
+
+    def off_by_a_tenth(family, Wd, Wu, A, V_down, V_up, *args, **kwargs):
+        return real_verify(family, Wd, Wu, A, 0.9 * V_down, V_up, *args, **kwargs)
+
+    monkeypatch.setattr(absorb_mod, "verify", off_by_a_tenth)
+    data = scan_json(run, folder, "--out", tmp_path / "out", code=1)   # 1: a no decision
+    vetoed = data["blocks"][PLANTED]
+    assert vetoed["verdict"] == "no_decision" and vetoed["blockers"] == ["verification"]
+    assert vetoed["S"] is None and vetoed["written"] is None
+    assert vetoed["verification_max_relative_error"] is None
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+    for i, block in enumerate(data["blocks"]):
+        assert 0 <= block["seconds"] < 60
+        if i == PLANTED:
+            continue
+        W_up, W_down = blocks[i][0], blocks[i][1]
+        expected = absorb_mod.absorb(get_family("relu"), W_down, W_up).distance
+        assert block["verdict"] == "not_absorbable"
+        assert block["distance"] == pytest.approx(expected["distance"], rel=1e-9)
+        assert block["relative_distance"] == pytest.approx(expected["relative"], rel=1e-9)
+        assert block["distance"] > 0
+
+
+def test_scan_without_numpy_names_the_command(monkeypatch):
+    import sys
+
+    from leanbridge.numeric.errors import MissingDependencyError
+    from leanbridge.numeric.scan import scan_block
+
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    with pytest.raises(MissingDependencyError) as error:
+        scan_block(None, None, None, None)
+    assert str(error.value).startswith("leanbridge scan needs the Python package 'numpy', "
+                                       "which is not installed")
