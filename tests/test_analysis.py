@@ -621,3 +621,39 @@ def test_a_limit_at_0_that_exists_is_found():
 
     assert _limit(sp.sin(P) / P) == 1
     assert _limit((1 - sp.cos(P)) / P**2) == sp.Rational(1, 2)
+
+
+_p = sp.Symbol("p", positive=True)
+
+
+@pytest.mark.parametrize("expr", [
+    (3 + _p) ** 2, (2 + _p) ** -1, (2 + _p) ** _p, (2 + _p) ** (1 + _p),
+    sp.Pow(1 + _p, 0, evaluate=False), _p**2 * (1 + _p) ** 3, sp.exp(_p) ** 2,
+    (1 + sp.sin(_p)) ** -2, sp.sqrt(1 + _p), (4 + _p) ** sp.Rational(3, 2),
+    sp.Abs(_p - 1), sp.Abs(sp.sin(_p)), sp.log(2 + _p) ** 3], ids=str)
+def test_the_exact_jet_at_0_agrees_with_sympys_limits(expr):
+    """The jet (value and right slope at 0, by exact forward differentiation) against SymPy's
+    own limits: value = lim f, slope = lim (f − value)/p as p → 0+."""
+    from leanbridge.halfline import _jet
+
+    value = sp.limit(expr, _p, 0, "+")
+    slope = sp.limit((expr - value) / _p, _p, 0, "+")
+    jet = _jet(expr)
+    assert sp.simplify(jet.value - value) == 0 and sp.simplify(jet.slope - slope) == 0
+
+
+@pytest.mark.parametrize("expr, value, slope", [
+    (sp.Max(sp.sin(_p), _p**2), 0, 1),           # tie at 0: the larger slope
+    (sp.Min(1 + _p, 1 + sp.sin(2 * _p)), 1, 1),  # tie: the smaller slope
+    (sp.Max(1 + _p, 1 + sp.sin(2 * _p)), 1, 2),
+    (sp.Max(sp.cos(_p), 2 - sp.exp(_p)), 1, 0),
+    (sp.Min(sp.cos(_p), 2 - sp.exp(_p)), 1, -1),
+    (sp.Max(_p, 1 + _p**3), 1, 0),               # no tie: the larger value decides
+    (sp.Abs(sp.sin(_p) - 1), 1, -1),
+], ids=str)
+def test_the_exact_jet_of_max_min_and_abs(expr, value, slope):
+    """Where SymPy's limit cannot go (Max/Min of non-comparable arguments): values by hand."""
+    from leanbridge.halfline import _jet
+
+    jet = _jet(expr)
+    assert sp.simplify(jet.value - value) == 0 and sp.simplify(jet.slope - slope) == 0
