@@ -657,3 +657,43 @@ def test_the_exact_jet_of_max_min_and_abs(expr, value, slope):
 
     jet = _jet(expr)
     assert sp.simplify(jet.value - value) == 0 and sp.simplify(jet.slope - slope) == 0
+
+
+def test_symbolic_zero_tests_prove_identities_and_refuse_non_identities():
+    """Three levels: expand, simplify, and simplify after rewriting tanh/sigmoid/… in exp —
+    the last one is what proves tanh(p) = (e^{2p} − 1)/(e^{2p} + 1); a non-identity is never
+    called zero, with or without Max."""
+    from leanbridge.functions import sigmoid
+    from leanbridge.halfline import P, _simplifies_to_zero
+
+    assert _simplifies_to_zero(sp.sinh(P) + sp.exp(-P) / 2 - sp.exp(P) / 2)      # simplify
+    rewrite_only = [sp.tanh(P) - (sp.exp(2 * P) - 1) / (sp.exp(2 * P) + 1),
+                    sigmoid(P) - (1 + sp.tanh(P / 2)) / 2,
+                    sp.tanh(2 * P) - 2 * sp.tanh(P) / (1 + sp.tanh(P) ** 2)]
+    for expr in rewrite_only:
+        assert sp.simplify(expr) != 0 and _simplifies_to_zero(expr)
+    for expr in [sp.tanh(P) - P, sigmoid(P) - sp.Rational(1, 2), sp.sinh(P) - P,
+                 sp.Max(P, sp.tanh(P)) - sp.tanh(P), sp.Integer(1)]:
+        assert not _simplifies_to_zero(expr)
+
+
+@pytest.mark.parametrize("a, b, sign", [
+    (sp.Integer(1), sp.Integer(1), 0), (sp.Integer(1), sp.Integer(2), -1),
+    (sp.Integer(2), sp.Integer(1), 1), (sp.pi, sp.Integer(3), 1), (sp.E, sp.Integer(3), -1),
+    (sp.Rational(1, 3), sp.Rational(1, 2), -1),
+    (sp.log(6), sp.log(2) + sp.log(3), 0),            # equal, not syntactically
+], ids=str)
+def test_compare_gives_the_sign_of_a_difference_of_exact_numbers(a, b, sign):
+    from leanbridge.halfline import _compare
+
+    assert _compare(a, b) == sign
+    assert _compare(b, a) == -sign
+
+
+def test_sampled_numbers_are_constant_only_if_all_agree_with_the_first():
+    from leanbridge.halfline import _constant, _number_sample
+
+    one, two = _number_sample(sp.Integer(1)), _number_sample(sp.Integer(2))
+    assert _constant([one, one, one]) and _constant([one])
+    assert not _constant([one, two]) and not _constant([one, two, two])
+    assert not _constant([one, one, two])
