@@ -697,3 +697,33 @@ def test_sampled_numbers_are_constant_only_if_all_agree_with_the_first():
     assert _constant([one, one, one]) and _constant([one])
     assert not _constant([one, two]) and not _constant([one, two, two])
     assert not _constant([one, one, two])
+
+
+def test_a_users_relu_written_otherwise_is_recognised_and_a_half_match_is_not():
+    """(z + |z|)/2 is ReLU on both half-lines: the paper's necessity covers it. max(z, z/50)
+    is ReLU for z > 0 only, and a gate equal to ReLU is a different block (ReGLU): neither is
+    ReLU's twin."""
+    assert analyse(user((Z + sp.Abs(Z)) / 2)).same_as == "relu"
+    assert analyse(user(sp.Max(Z, Z / 50))).same_as is None
+    assert analyse(user(sp.Max(Z, 0), gated=True)).same_as is None
+
+
+def test_a_users_family_named_like_a_catalog_one_gets_the_general_theorems():
+    """Lean theorems proved for the catalog's GELU or tanh are not quoted for a user's
+    function that merely has that name: SiLU called "gelu" gets the general characterisation
+    with its premise, atan called "tanh" the general bounded-σ theorems."""
+    silu = analyse(user(Z * sigmoid(Z), name="gelu"))
+    general = ("in Lean (not compiled: no Lean toolchain here): for nondegenerate weights the "
+               "condition is necessary and sufficient, any d "
+               "(SkipAbsorption.absorbable_iff_of_tendsto_div_relu), with the premise "
+               "σ(t·z)/t → relu(z) verified by SymPy (a named hypothesis in the generated Lean "
+               "file)")
+    assert general in silu.reasons
+    assert not any("absorbable_gelu_iff" in r for r in silu.reasons)
+    from leanbridge.analysis import never_theorems
+
+    atan = analyse(user(sp.atan(Z), name="tanh"))
+    assert never_theorems(atan) == ["SkipAbsorption.eq_zero_of_absorbable_of_tendsto_div_zero",
+                                    "SkipAbsorption.eq_zero_of_absorbable_of_bounded",
+                                    "SkipAbsorption.eq_zero_of_biasedAbsorbable_of_bounded"]
+    assert "SkipAbsorption.not_absorbable_tanh" in never_theorems(analyse(get_family("tanh")))
