@@ -879,7 +879,7 @@ def test_t5_relu_is_read_encoder_and_decoder_and_its_planted_block_found(run, tm
     """T5: ReLU and bias-free (the paper's own setting); the decoder's MLP is layer.2."""
     tensors, config, S = t5_model()
     folder = save(tmp_path / "t5", tensors, config)
-    data = scan_json(run, folder, "--out", tmp_path / "out", code=1)   # 1: a no decision
+    data = scan_json(run, folder, "--out", tmp_path / "out", code=0)
     assert data["layout"]["name"] == "t5" and data["layout"]["gated"] is False
     assert data["activation"] == {**data["activation"], "family": "relu",
                                   "source": "config.json dense_act_fn = 'relu'"}
