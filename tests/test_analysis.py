@@ -604,7 +604,7 @@ def test_sampled_heaviside_takes_sympys_values_left_at_and_right_of_its_jump():
     assert [float(v.high) for v in values] == [float(e) for e in exact]
 
 
-@pytest.mark.parametrize("expr", [sp.nan, sp.zoo, sp.sin(1 / sp.Symbol("p", positive=True))],
+@pytest.mark.parametrize("expr", [sp.nan, sp.zoo, sp.sin(1 / P)],
                          ids=["nan", "zoo", "oscillating"])
 def test_a_limit_at_0_that_is_not_a_number_is_no_limit(expr):
     """sympy.limit answers nan, zoo (complex infinity) or AccumBounds where no limit exists;
@@ -623,33 +623,31 @@ def test_a_limit_at_0_that_exists_is_found():
     assert _limit((1 - sp.cos(P)) / P**2) == sp.Rational(1, 2)
 
 
-_p = sp.Symbol("p", positive=True)
-
 
 @pytest.mark.parametrize("expr", [
-    (3 + _p) ** 2, (2 + _p) ** -1, (2 + _p) ** _p, (2 + _p) ** (1 + _p),
-    sp.Pow(1 + _p, 0, evaluate=False), _p**2 * (1 + _p) ** 3, sp.exp(_p) ** 2,
-    (1 + sp.sin(_p)) ** -2, sp.sqrt(1 + _p), (4 + _p) ** sp.Rational(3, 2),
-    sp.Abs(_p - 1), sp.Abs(sp.sin(_p)), sp.log(2 + _p) ** 3], ids=str)
+    (3 + P) ** 2, (2 + P) ** -1, (2 + P) ** P, (2 + P) ** (1 + P),
+    sp.Pow(1 + P, 0, evaluate=False), P**2 * (1 + P) ** 3, sp.exp(P) ** 2,
+    (1 + sp.sin(P)) ** -2, sp.sqrt(1 + P), (4 + P) ** sp.Rational(3, 2),
+    sp.Abs(P - 1), sp.Abs(sp.sin(P)), sp.log(2 + P) ** 3], ids=str)
 def test_the_exact_jet_at_0_agrees_with_sympys_limits(expr):
     """The jet (value and right slope at 0, by exact forward differentiation) against SymPy's
     own limits: value = lim f, slope = lim (f − value)/p as p → 0+."""
     from leanbridge.halfline import _jet
 
-    value = sp.limit(expr, _p, 0, "+")
-    slope = sp.limit((expr - value) / _p, _p, 0, "+")
+    value = sp.limit(expr, P, 0, "+")
+    slope = sp.limit((expr - value) / P, P, 0, "+")
     jet = _jet(expr)
     assert sp.simplify(jet.value - value) == 0 and sp.simplify(jet.slope - slope) == 0
 
 
 @pytest.mark.parametrize("expr, value, slope", [
-    (sp.Max(sp.sin(_p), _p**2), 0, 1),           # tie at 0: the larger slope
-    (sp.Min(1 + _p, 1 + sp.sin(2 * _p)), 1, 1),  # tie: the smaller slope
-    (sp.Max(1 + _p, 1 + sp.sin(2 * _p)), 1, 2),
-    (sp.Max(sp.cos(_p), 2 - sp.exp(_p)), 1, 0),
-    (sp.Min(sp.cos(_p), 2 - sp.exp(_p)), 1, -1),
-    (sp.Max(_p, 1 + _p**3), 1, 0),               # no tie: the larger value decides
-    (sp.Abs(sp.sin(_p) - 1), 1, -1),
+    (sp.Max(sp.sin(P), P**2), 0, 1),           # tie at 0: the larger slope
+    (sp.Min(1 + P, 1 + sp.sin(2 * P)), 1, 1),  # tie: the smaller slope
+    (sp.Max(1 + P, 1 + sp.sin(2 * P)), 1, 2),
+    (sp.Max(sp.cos(P), 2 - sp.exp(P)), 1, 0),
+    (sp.Min(sp.cos(P), 2 - sp.exp(P)), 1, -1),
+    (sp.Max(P, 1 + P**3), 1, 0),               # no tie: the larger value decides
+    (sp.Abs(sp.sin(P) - 1), 1, -1),
 ], ids=str)
 def test_the_exact_jet_of_max_min_and_abs(expr, value, slope):
     """Where SymPy's limit cannot go (Max/Min of non-comparable arguments): values by hand."""

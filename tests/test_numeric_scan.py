@@ -142,6 +142,19 @@ def scan_json(run, *args, code=None):
     return data
 
 
+def recorded_reads(monkeypatch):
+    """The keys of the tensors the checkpoint reads from now on (a list that fills up)."""
+    reads = []
+    real_read = checkpoint_mod.Checkpoint.read
+
+    def spy(self, key, ndim=2, stored=False):
+        reads.append(key)
+        return real_read(self, key, ndim, stored)
+
+    monkeypatch.setattr(checkpoint_mod.Checkpoint, "read", spy)
+    return reads
+
+
 def one_line_error(result, *fragments):
     assert result.exit_code == 2, result.output
     err = result.stderr.strip()
@@ -228,14 +241,7 @@ def test_an_ungated_never_family_is_decided_without_reading_the_weights(run, tmp
     """OPT's blocks read as ReLU² (`--activation relu2`): a `never` family, so no weight matrix
     is read, each block is "not absorbable" with the family's theorem, and says so."""
     folder, _, _ = write_model(tmp_path / "m", "opt", biases=False)
-    reads = []
-    real_read = checkpoint_mod.Checkpoint.read
-
-    def spy(self, key, ndim=2, stored=False):
-        reads.append(key)
-        return real_read(self, key, ndim, stored)
-
-    monkeypatch.setattr(checkpoint_mod.Checkpoint, "read", spy)
+    reads = recorded_reads(monkeypatch)
     data = scan_json(run, folder, "--activation", "relu2", code=0)
     assert reads == []
     for block in data["blocks"]:
@@ -347,14 +353,7 @@ def test_help_states_how_biases_are_decided(run):
 
 def test_gated_layout_is_never_without_reading_any_tensor(run, tmp_path, monkeypatch):
     folder, _, _ = write_model(tmp_path / "m", "llama", biases=False)
-    reads = []
-    real_read = checkpoint_mod.Checkpoint.read
-
-    def spy(self, key, ndim=2):
-        reads.append(key)
-        return real_read(self, key, ndim)
-
-    monkeypatch.setattr(checkpoint_mod.Checkpoint, "read", spy)
+    reads = recorded_reads(monkeypatch)
     data = scan_json(run, folder, code=0)
     assert reads == []
     assert data["layout"]["gated"] is True
