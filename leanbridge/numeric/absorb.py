@@ -1078,8 +1078,10 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
     z = exp_down + exp_up
     Wd, Wu = _ldexp(np, W_down, -exp_down), _ldexp(np, W_up, -exp_up)
     T_s = None if negligible else _ldexp(np, T, -z)
-    if z and not negligible and not np.array_equal(np.ldexp(T_s, z), T):
-        # The skip is more than 2^500 below the weights' products: float64 cannot hold both.
+    if z and not negligible and (not np.array_equal(np.ldexp(T_s, z), T)
+                                 or _exponent(np, T_s) < -500):
+        # The skip is more than 2^500 below the weights' products: float64 cannot hold both
+        # (T_s not exact, or so small that ‖T_s‖² underflows and T_s would pass for T = 0).
         return AbsorbResult(family, analysis, NO_DECISION,
                             "no decision: the skip term is below float64's resolution of "
                             "these weights (their products exceed it by more than 2^500)",
