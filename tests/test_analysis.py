@@ -625,7 +625,7 @@ def test_a_limit_at_0_that_exists_is_found():
 
 
 @pytest.mark.parametrize("expr", [
-    (3 + P) ** 2, (2 + P) ** -1, (2 + P) ** P, (2 + P) ** (1 + P),
+    (3 + P) ** 2, (2 + P) ** -1, (2 + P) ** P, (2 + P) ** (1 + P), (2 + 3 * P) ** (1 + P),
     sp.Pow(1 + P, 0, evaluate=False), P**2 * (1 + P) ** 3, sp.exp(P) ** 2,
     (1 + sp.sin(P)) ** -2, sp.sqrt(1 + P), (4 + P) ** sp.Rational(3, 2),
     sp.Abs(P - 1), sp.Abs(sp.sin(P)), sp.log(2 + P) ** 3], ids=str)
@@ -638,6 +638,15 @@ def test_the_exact_jet_at_0_agrees_with_sympys_limits(expr):
     slope = sp.limit((expr - value) / P, P, 0, "+")
     jet = _jet(expr)
     assert sp.simplify(jet.value - value) == 0 and sp.simplify(jet.slope - slope) == 0
+
+
+def test_a_power_of_a_base_vanishing_at_0_is_left_to_the_limits():
+    """√p has no jet at 0 (the base is 0): the limits give the value 0 and the slope +∞."""
+    from leanbridge.halfline import _jet, _NoJet, jet_at_0
+
+    with pytest.raises(_NoJet):
+        _jet(sp.sqrt(P))
+    assert jet_at_0(sp.sqrt(P)) == (0, sp.oo)
 
 
 @pytest.mark.parametrize("expr, value, slope", [
