@@ -19,3 +19,24 @@ def test_the_analysis_caches_are_emptied():
             "leanbridge.halfline.zero_test", "leanbridge.halfline.jet_at_0",
             "leanbridge.recession.gate_parity"} <= set(cleared)
     assert all(f.cache_info().currsize == 0 for f in filled)
+
+
+def test_every_cache_in_the_source_is_one_the_session_empties():
+    """Each ``@functools.cache``/``@functools.lru_cache`` in leanbridge's source decorates a
+    module-level function that :func:`clear_leanbridge_caches` finds (a cached method, or a
+    cache under another decorator, would be missed: this test then names it)."""
+    import importlib
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    expected = set()
+    for path in (root / "leanbridge").rglob("*.py"):
+        found = re.findall(r"^([ \t]*)@functools\.(?:lru_cache\([^)]*\)|cache)\s*\n\s*def (\w+)",
+                           path.read_text(encoding="utf-8"), re.M)
+        module = ".".join(path.relative_to(root).with_suffix("").parts)
+        for indent, name in found:
+            importlib.import_module(module)
+            expected.add(f"{module}.{name}" if not indent else f"{module}.<method {name}>")
+    assert len(expected) >= 9
+    assert expected <= set(clear_leanbridge_caches())

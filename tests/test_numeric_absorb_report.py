@@ -94,16 +94,36 @@ def test_products_near_2_to_the_600_are_decided_at_2_to_the_250_and_reported_in_
 
 @pytest.mark.filterwarnings("error")
 def test_a_rescaled_search_without_a_residual_reports_none():
-    """n > d²: the MILP decides, with no residual to convert to the original units."""
+    """n > d² at 2^600 above the skip: the mixed-integer model is refused by HiGHS (entries far
+    above 1e15 in units of ‖T‖); no residual to convert to the original units, no decision."""
     W_down, W_up = random_block(2, 7, 10)
     result = absorb(RELU, np.ldexp(W_down, 300), np.ldexp(W_up, 300))
-    assert result.scaling is not None and result.decision.method == "milp"
-    assert result.verdict == NOT_ABSORBABLE and result.decision.residual is None
+    assert result.scaling is not None and result.decision.method == "milp-model-error"
+    assert result.verdict == NO_DECISION and result.blockers == ["milp_model_error"]
+    assert result.decision.residual is None
 
 
-@pytest.mark.parametrize("k", [380, 600])
+def test_a_model_highs_refuses_is_no_proof_that_no_S_exists():
+    """S = {0, 1} satisfies the S-condition exactly, the other units are 1e16 times larger:
+    HiGHS refuses the model ("Model error", which SciPy reports with the status of
+    "infeasible"); that is no decision, not "not absorbable" (as it was)."""
+    rng = np.random.default_rng(0)
+    W_up, W_down = rng.standard_normal((7, 2)), rng.standard_normal((2, 7))
+    W_up[:2] = np.diag([2.0, 0.5])
+    W_down[:, :2] = -np.diag([0.5, 2.0])
+    W_up[2:] *= 1e8
+    W_down[:, 2:] *= 1e8
+    result = absorb(RELU, W_down, W_up)
+    assert result.decision.found is None and result.decision.method == "milp-model-error"
+    assert result.verdict == NO_DECISION and result.blockers == ["milp_model_error"]
+    assert result.decision.detail.startswith("not decided: HiGHS refused the mixed-integer "
+                                             "model ((HiGHS Status 2: Model error)")
+    assert result.summary.startswith("no decision: not decided: HiGHS refused")
+
+
+@pytest.mark.parametrize("k", [400, 600])
 def test_a_skip_whose_square_underflows_after_rescaling_is_no_decision(k):
-    """Products 2^(2k) above an identity skip: rescaled to 2^250, the skip falls below 2^−500
+    """Products 2^(2k) above an identity skip: rescaled to 2^250, the skip falls below 2^−540
     and ‖T‖² underflows to 0 — it would pass for "no skip" (S = ∅ absorbable, as it did)."""
     W_down, W_up = random_block(4, 12, 3)
     rng = np.random.default_rng(1)
@@ -113,6 +133,24 @@ def test_a_skip_whose_square_underflows_after_rescaling_is_no_decision(k):
         (NO_DECISION, ["undetermined"], None, True)
     assert result.summary.startswith("no decision: the skip term is below float64's resolution")
     assert absorb(RELU, np.ldexp(W_down, 350), np.ldexp(W_up, 350)).verdict == NOT_ABSORBABLE
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("k", [600, -600])
+def test_the_magnitude_argument_reports_the_skips_own_size(k):
+    """A skip 2^±600·I against weights near 1 (k = 600) or tiny weights against the identity
+    (k = −600, the products below it): distance ‖T‖ and tolerance REL_TOL·‖T‖ in the original
+    units, without overflow or underflow."""
+    W_down, W_up = random_block(3, 6, 3)
+    if k > 0:
+        result = absorb(RELU, W_down, W_up, A=np.ldexp(np.eye(3), k))
+        size = math.ldexp(math.sqrt(3), k)
+    else:
+        result = absorb(RELU, np.ldexp(W_down, k), W_up)
+        size = math.sqrt(3)
+    assert result.decision.method == "magnitude" and result.verdict == NOT_ABSORBABLE
+    assert result.distance["distance"] == pytest.approx(size, rel=1e-12)
+    assert result.decision.tolerance == pytest.approx(REL_TOL * size, rel=1e-12)
 
 
 def test_one_rescaled_matrix_is_reported_with_the_other_exponent_zero():
@@ -161,9 +199,9 @@ def test_products_negligible_against_the_skip_are_decided_by_magnitude():
     assert decision.detail == (f"the weights' products (entries below 2^{z + 2} times n·d) are "
                                "more than 2^500 smaller than the skip, so no sum of them comes "
                                "within the tolerance of it")
-    # τ_max = REL_TOL·‖T‖ at T's own scale (T = −I: entries 1/2 after T·2^−1)
+    # τ_max = REL_TOL·‖T‖ (T = −I, ‖T‖ = √3)
     assert (decision.residual, decision.ls_residual) == (None, None)
-    assert decision.tolerance == pytest.approx(REL_TOL * math.sqrt(3) / 2, rel=1e-12)
+    assert decision.tolerance == pytest.approx(REL_TOL * math.sqrt(3), rel=1e-12)
     assert decision.gram == {"n": 12, "d": 3}
     assert result.distance == {"distance": math.sqrt(3), "relative": 1.0, "iterations": 0,
                                "converged": True, "seconds": 0.0}

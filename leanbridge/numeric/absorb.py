@@ -110,7 +110,7 @@ from leanbridge.families import Family
 from leanbridge.numeric import biased as biased_mod
 from leanbridge.numeric.activations import numeric_activation
 from leanbridge.numeric.errors import need
-from leanbridge.numeric.milp import run_milp
+from leanbridge.numeric.milp import proves_infeasible, run_milp
 
 #: Relative floor of the tolerance: (★) must hold to this relative accuracy.
 REL_TOL = 1e-9
@@ -672,12 +672,19 @@ def _milp(np, system, r, Dg, Wd, Wu, T, active, t_norm, tol_max, tol_of, time_li
                                  f"residual check, without a verified S and without proving "
                                  f"there is none", None, tol_max, ls_residual, gram, times)
             continue
-        if result.status == 2:  # infeasible
+        if proves_infeasible(result):
             times["milp"] = time.perf_counter() - start
             return SDecision(False, [], "milp",
                              "mixed-integer solve (HiGHS): no binary a satisfies the S-condition within "
                              "the tolerance (infeasible)", None, tol_max, ls_residual, gram,
                              times)
+        if result.status == 2:  # HiGHS refused the model: that proves nothing
+            times["milp"] = time.perf_counter() - start
+            return SDecision(None, [], "milp-model-error",
+                             f"not decided: HiGHS refused the mixed-integer model ({result.message}"
+                             f"; the largest constraint entry is {float(np.max(np.abs(A_rows))):.3g} "
+                             f"in units of ‖T‖), which proves neither an S nor that there is none",
+                             None, tol_max, ls_residual, gram, times)
         break
     times["milp"] = time.perf_counter() - start
     return SDecision(None, [], "milp-time-limit",
@@ -885,7 +892,8 @@ class AbsorbResult:
     notes: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
     #: Why a "no decision" is not "not absorbable": "biases", "necessity", "singular_skip",
-    #: "d<2", "degenerate", "time_limit", "milp_candidates", "undetermined", "verification"
+    #: "d<2", "degenerate", "time_limit", "milp_candidates", "milp_model_error", "undetermined",
+    #: "verification"
     #: (empty otherwise).
     blockers: list[str] = field(default_factory=list)
     biases: bool = False              # the block has nonzero biases (see BIAS_CAVEAT)
@@ -1079,9 +1087,10 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
     Wd, Wu = _ldexp(np, W_down, -exp_down), _ldexp(np, W_up, -exp_up)
     T_s = None if negligible else _ldexp(np, T, -z)
     if z and not negligible and (not np.array_equal(np.ldexp(T_s, z), T)
-                                 or _exponent(np, T_s) < -500):
+                                 or _exponent(np, T_s) < -510):
         # The skip is more than 2^500 below the weights' products: float64 cannot hold both
-        # (T_s not exact, or so small that ‖T_s‖² underflows and T_s would pass for T = 0).
+        # (T_s not exact, or its largest entry below 2^−511, whose square is no longer a
+        # normal float64: ‖T_s‖ loses precision and from 2^−538 on passes for T = 0).
         return AbsorbResult(family, analysis, NO_DECISION,
                             "no decision: the skip term is below float64's resolution of "
                             "these weights (their products exceed it by more than 2^500)",
@@ -1105,8 +1114,11 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
             return float(np.ldexp(value, z))
 
     start = clock()
-    t_norm = float(np.linalg.norm(np.ldexp(T, -_exponent(np, T)))) if negligible else None
+    t_norm = None                        # ‖T‖_F, computed at T's own scale (no under/overflow)
     if negligible:
+        e_t = _exponent(np, T)
+        with np.errstate(over="ignore"):
+            t_norm = float(np.ldexp(np.linalg.norm(np.ldexp(T, -e_t)), e_t))
         decision = SDecision(False, [], "magnitude",
                              f"the weights' products (entries below 2^{z + 2} times n·d) are "
                              f"more than 2^500 smaller than the skip, so no sum of them "
@@ -1180,7 +1192,7 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
 
     start = clock()
     if negligible:                       # the products do not move T at float64 precision
-        result.distance = {"distance": float(np.linalg.norm(T)), "relative": 1.0,
+        result.distance = {"distance": t_norm, "relative": 1.0,
                            "iterations": 0, "converged": True, "seconds": 0.0}
     else:
         result.distance = relaxed_distance(Wd, Wu, T_s, decision.system)
@@ -1194,8 +1206,9 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
     dist = (f"distance to the nearest absorbable configuration (relaxed, a ∈ [0,1]^n) "
             f"{result.distance['distance']:.4g} (relative {result.distance['relative']:.3g})")
     if decision.found is None:
-        result.blockers = ["milp_candidates" if decision.method == "milp-candidate-limit"
-                           else "time_limit"]
+        result.blockers = [{"milp-candidate-limit": "milp_candidates",
+                            "milp-model-error": "milp_model_error"}.get(decision.method,
+                                                                        "time_limit")]
         result.summary = f"no decision: {decision.detail}; {dist}"
         return result
     blockers = []

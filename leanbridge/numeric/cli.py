@@ -1038,9 +1038,9 @@ def _scan_head(ckpt, layout, layout_source, norm_site, norm_source, family, acti
 #: Every text the verdict and method columns can hold (the table is printed row by row, as
 #: blocks are decided, so its widths are fixed in advance).
 _BLOCKERS = ("biases", "necessity", "singular_skip", "d<2", "degenerate", "time_limit",
-             "milp_candidates", "undetermined", "verification")
+             "milp_candidates", "milp_model_error", "undetermined", "verification")
 _METHODS = ("least-squares", "rounding", "rounding-certificate", "milp", "milp-time-limit",
-            "milp-candidate-limit", "trivial", "magnitude", "analysis")
+            "milp-candidate-limit", "milp-model-error", "trivial", "magnitude", "analysis")
 
 
 class _ScanTable:

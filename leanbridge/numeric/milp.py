@@ -26,11 +26,24 @@ _children_lock = threading.Lock()
 
 
 def _milp_child(connection, c, constraints, time_limit) -> None:
-    """In the child process: solve, send (status, x) back."""
+    """In the child process: solve, send (status, message, x) back."""
     opt = need("scipy.optimize", "leanbridge absorb")
     result = _milp_here(opt, c, constraints, time_limit)
-    connection.send((int(result.status), result.x))
+    connection.send((int(result.status), str(result.message), result.x))
     connection.close()
+
+
+#: How SciPy words a proof of infeasibility. SciPy maps HiGHS' kInfeasible *and* kModelError
+#: (a model HiGHS refuses, e.g. matrix entries above 1e15) to the same status 2; only the
+#: first proves anything (scipy/optimize/_linprog_highs.py, _highs_to_scipy_status_message:
+#: kModelError → (2, ""), kInfeasible → (2, "The problem is infeasible. ")).
+INFEASIBLE_MESSAGE = "The problem is infeasible."
+
+
+def proves_infeasible(result) -> bool:
+    """Whether a :func:`run_milp` result proves that no binary point satisfies the constraints
+    (HiGHS found the problem infeasible, not: refused the model)."""
+    return result.status == 2 and str(result.message).startswith(INFEASIBLE_MESSAGE)
 
 
 def _milp_here(opt, c, constraints, time_limit):
@@ -54,7 +67,7 @@ def _context():
 
 def run_milp(c, constraints, time_limit: float):
     """``scipy.optimize.milp`` (HiGHS) on ``constraints`` = [(A, lower, upper), …], binary
-    variables: an object with ``status`` and ``x``. With :data:`MILP_WHERE` = "process" it
+    variables: an object with ``status``, ``message`` and ``x`` (SciPy's). With :data:`MILP_WHERE` = "process" it
     runs in a child process that :func:`stop_solvers` (or a KeyboardInterrupt while waiting
     for it) kills at once; otherwise here."""
     opt = need("scipy.optimize", "leanbridge absorb")
@@ -72,7 +85,7 @@ def run_milp(c, constraints, time_limit: float):
     send.close()
     try:
         try:
-            status, x = receive.recv()
+            status, message, x = receive.recv()
         except EOFError:                 # killed by stop_solvers, or crashed
             child.join(1)
             with _children_lock:
@@ -81,7 +94,7 @@ def run_milp(c, constraints, time_limit: float):
                 raise KeyboardInterrupt("the MILP solver was stopped") from None
             raise RuntimeError(f"the MILP solver process ended without an answer (exit code "
                                f"{child.exitcode})") from None
-        return types.SimpleNamespace(status=status, x=x)
+        return types.SimpleNamespace(status=status, message=message, x=x)
     finally:
         receive.close()
         if child.is_alive():
