@@ -440,3 +440,23 @@ def test_absorb_without_numpy_names_itself(monkeypatch):
         absorb(RELU, W_down, W_up)
     assert str(error.value).startswith("leanbridge absorb needs the Python package 'numpy', "
                                        "which is not installed")
+
+
+def test_highs_stopping_at_its_own_time_limit_is_no_decision(monkeypatch):
+    """HiGHS answers "time limit reached" (status 1, no point): the search stops there with
+    "no decision (time_limit)", and HiGHS was given the time left, never more."""
+    import types
+
+    W_down, W_up = random_block(2, 7, 10)                 # n > d²: the MILP decides
+    limits = []
+
+    def stopped(c, constraints, time_limit):
+        limits.append(time_limit)
+        return types.SimpleNamespace(status=1, x=None, message="Time limit reached. "
+                                     "(HiGHS Status 13: Time limit reached)")
+
+    monkeypatch.setattr(absorb_mod, "run_milp", stopped)
+    result = absorb(RELU, W_down, W_up, time_limit=0.5)
+    assert result.decision.method == "milp-time-limit" and result.decision.found is None
+    assert result.verdict == NO_DECISION and result.blockers == ["time_limit"]
+    assert len(limits) == 1 and 0 < limits[0] <= 0.5
