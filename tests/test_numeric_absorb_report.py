@@ -113,9 +113,15 @@ def test_a_model_highs_refuses_is_no_proof_that_no_S_exists():
     W_down[:, :2] = -np.diag([0.5, 2.0])
     W_up[2:] *= 1e8
     W_down[:, 2:] *= 1e8
-    result = absorb(RELU, W_down, W_up)
-    assert result.decision.found is None and result.decision.method == "milp-model-error"
+    result, wall = timed(RELU, W_down, W_up)
+    decision = result.decision
+    assert decision.found is None and decision.method == "milp-model-error"
     assert result.verdict == NO_DECISION and result.blockers == ["milp_model_error"]
+    # the rest of the decision as on the other undecided paths
+    assert decision.S == [] and decision.residual is None
+    assert decision.tolerance > 0 and decision.ls_residual is not None
+    assert decision.gram["singular"] is True and "n = 7 > d² = 4" in decision.gram["reason"]
+    assert 0 <= decision.timings["milp"] <= wall
     assert result.decision.detail.startswith("not decided: HiGHS refused the mixed-integer "
                                              "model ((HiGHS Status 2: Model error)")
     assert result.summary.startswith("no decision: not decided: HiGHS refused")
