@@ -640,6 +640,28 @@ def test_the_exact_jet_at_0_agrees_with_sympys_limits(expr):
     assert sp.simplify(jet.value - value) == 0 and sp.simplify(jet.slope - slope) == 0
 
 
+def test_a_log_of_a_vanishing_argument_has_no_jet():
+    from leanbridge.halfline import _jet, _NoJet
+
+    with pytest.raises(_NoJet):
+        _jet(sp.log(P))
+    with pytest.raises(_NoJet):
+        _jet(sp.log(sp.sin(P)))
+
+
+def test_a_sympy_error_while_simplifying_is_no_proof_of_zero(monkeypatch):
+    """SymPy failing inside a zero test (here: simplify raising) answers "not proved", never
+    "zero"."""
+    from leanbridge import halfline
+
+    def fails(expr, *args, **kwargs):
+        raise NotImplementedError("simplify gave up")
+
+    monkeypatch.setattr(halfline.sp, "simplify", fails)
+    assert halfline._simplifies_to_zero(sp.sin(P) ** 2 + sp.cos(P) ** 2 - 1 + P - P + P**3) \
+        is False
+
+
 def test_a_power_of_a_base_vanishing_at_0_is_left_to_the_limits():
     """√p has no jet at 0 (the base is 0): the limits give the value 0 and the slope +∞."""
     from leanbridge.halfline import _jet, _NoJet, jet_at_0
@@ -657,6 +679,8 @@ def test_a_power_of_a_base_vanishing_at_0_is_left_to_the_limits():
     (sp.Min(sp.cos(P), 2 - sp.exp(P)), 1, -1),
     (sp.Max(P, 1 + P**3), 1, 0),               # no tie: the larger value decides
     (sp.Abs(sp.sin(P) - 1), 1, -1),
+    (sp.Abs(2 * P - 3), 3, -2),                # negative inside: value and slope change sign
+    (sp.log(sp.Rational(1, 2) + P), -sp.log(2), 2),   # log of a value in (0, 1]
 ], ids=str)
 def test_the_exact_jet_of_max_min_and_abs(expr, value, slope):
     """Where SymPy's limit cannot go (Max/Min of non-comparable arguments): values by hand."""
