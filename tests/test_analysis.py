@@ -476,6 +476,23 @@ def test_a_written_power_is_decided_without_sampling(monkeypatch):
     assert not halfline.scales_exactly(P**2 + P**3, 2)
 
 
+@pytest.mark.parametrize("half, k", [
+    (2 * sp.cosh(sp.log(P)) - 1 / P, 1),                     # p + 1/p − 1/p
+    (6 * sp.sinh(2 * sp.log(P)) + 3 / P**2, 2),               # 3p² − 3/p² + 3/p²
+    ((2 * sp.cosh(sp.log(P)) - 1 / P) ** 3, 3),
+    (2 * sp.cosh(sp.log(P)), None),                          # p + 1/p: no power law
+    (sp.cosh(sp.log(P)) - 1, None),                          # zero at p = 1
+    (P * sp.cosh(sp.log(P)), None),                          # (p² + 1)/2
+], ids=str)
+def test_a_power_law_not_written_as_one_is_found_from_samples_and_proved(half, k):
+    """Where SymPy does not see C·p^k written, the ratios half(2p)/half(p) = 2^k and
+    half(3p)/half(p) = 3^k at the sample points give k, which SymPy then proves."""
+    from leanbridge.halfline import _written_power, power_law
+
+    assert _written_power(half) is None
+    assert power_law(half) == k
+
+
 def test_sampled_tests_are_scale_free():
     # Tiny but certainly nonzero values refute; rounding residues of exact zeros do not.
     assert zero_test(P**7 / 10**40) is False
