@@ -36,7 +36,8 @@ def _milp_child(connection, c, constraints, time_limit) -> None:
 #: How SciPy words a proof of infeasibility. SciPy maps HiGHS' kInfeasible *and* kModelError
 #: (a model HiGHS refuses, e.g. matrix entries above 1e15) to the same status 2; only the
 #: first proves anything (scipy/optimize/_linprog_highs.py, _highs_to_scipy_status_message:
-#: kModelError → (2, ""), kInfeasible → (2, "The problem is infeasible. ")).
+#: MODEL_STATUS_MODEL_ERROR → (2, ""), MODEL_STATUS_INFEASIBLE → (2, "The problem is
+#: infeasible. "), read at scipy/scipy commit 015736f838c4 and in the installed SciPy 1.17.1).
 INFEASIBLE_MESSAGE = "The problem is infeasible."
 
 
@@ -67,8 +68,8 @@ def _context():
 
 def run_milp(c, constraints, time_limit: float):
     """``scipy.optimize.milp`` (HiGHS) on ``constraints`` = [(A, lower, upper), …], binary
-    variables: an object with ``status``, ``message`` and ``x`` (SciPy's). With :data:`MILP_WHERE` = "process" it
-    runs in a child process that :func:`stop_solvers` (or a KeyboardInterrupt while waiting
+    variables: an object with SciPy's ``status``, ``message`` and ``x``. With
+    :data:`MILP_WHERE` = "process" it runs in a child process that :func:`stop_solvers` (or a KeyboardInterrupt while waiting
     for it) kills at once; otherwise here."""
     opt = need("scipy.optimize", "leanbridge absorb")
     if MILP_WHERE != "process":
