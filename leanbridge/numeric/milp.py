@@ -69,8 +69,8 @@ def _context():
 def run_milp(c, constraints, time_limit: float):
     """``scipy.optimize.milp`` (HiGHS) on ``constraints`` = [(A, lower, upper), …], binary
     variables: an object with SciPy's ``status``, ``message`` and ``x``. With
-    :data:`MILP_WHERE` = "process" it runs in a child process that :func:`stop_solvers` (or a KeyboardInterrupt while waiting
-    for it) kills at once; otherwise here."""
+    :data:`MILP_WHERE` = "process" it runs in a child process that :func:`stop_solvers` (or a
+    KeyboardInterrupt while waiting for it) kills at once; otherwise here."""
     opt = need("scipy.optimize", "leanbridge absorb")
     if MILP_WHERE != "process":
         return _milp_here(opt, c, constraints, time_limit)
