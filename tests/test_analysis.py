@@ -480,6 +480,7 @@ def test_a_written_power_is_decided_without_sampling(monkeypatch):
     (2 * sp.cosh(sp.log(P)) - 1 / P, 1),                     # p + 1/p − 1/p
     (6 * sp.sinh(2 * sp.log(P)) + 3 / P**2, 2),               # 3p² − 3/p² + 3/p²
     ((2 * sp.cosh(sp.log(P)) - 1 / P) ** 3, 3),
+    (2 * sp.cosh(sp.log(P)) - P, -1),                         # 1/p: a ratio below 1
     (2 * sp.cosh(sp.log(P)), None),                          # p + 1/p: no power law
     (sp.cosh(sp.log(P)) - 1, None),                          # zero at p = 1
     (P * sp.cosh(sp.log(P)), None),                          # (p² + 1)/2
