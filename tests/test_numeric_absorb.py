@@ -487,10 +487,12 @@ def test_milp_proves_no_S_in_one_infeasible_solve_without_warnings(monkeypatch, 
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_milp_finds_the_planted_S_in_one_solve_within_half_a_second(monkeypatch, seed):
+def test_milp_finds_the_planted_S_in_one_solve(monkeypatch, seed):
+    # (A time limit of 0.5 s here made the test fail on a loaded machine — mutmut's runs
+    # counted such failures as kills; speed is the benchmarks' business, not a test's.)
     W_down, W_up, S = planted(2, 7, 2, seed=seed)
     calls = spy_milp(monkeypatch)
-    decision = decide_s(W_down, W_up, -np.eye(2), time_limit=0.5)
+    decision = decide_s(W_down, W_up, -np.eye(2), time_limit=10)
     assert len(calls) == 1 and calls[0][0] == 0
     assert decision.found is True and decision.method == "milp" and decision.S == S
     assert decision.detail == ("mixed-integer solve (HiGHS) found S; its residual is within "
