@@ -504,6 +504,8 @@ def test_sampled_tests_are_scale_free():
     from leanbridge.halfline import linear_coefficient, power_law
     c = (1 + sp.sqrt(2)) * 10**14
     assert linear_coefficient(c * P) == (c, True)
+    assert linear_coefficient(sp.Integer(0)) == (0, True)       # proved: c = 0
+    assert linear_coefficient(P**2 / 10**30) == (None, False)   # refuted by the samples
     assert power_law(sp.exp(P) / 10**30) is None
 
 
