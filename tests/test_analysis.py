@@ -494,6 +494,27 @@ def test_a_power_law_not_written_as_one_is_found_from_samples_and_proved(half, k
     assert power_law(half) == k
 
 
+def test_a_power_law_the_numbers_fit_but_sympy_cannot_prove_is_not_claimed(monkeypatch):
+    """The samples give k = 1 for 2cosh(log p) − 1/p; if SymPy proved neither
+    half − half(1)·p = 0 nor half(t·p) = t·half(p), no power law is claimed."""
+    from leanbridge import halfline
+
+    half = 2 * sp.cosh(sp.log(P)) - 1 / P
+    real_zero_test, asked = halfline.zero_test, []
+
+    def unproved(expr):
+        return real_zero_test(expr) if expr == half else None
+
+    def not_exactly(expr, k):
+        asked.append((expr, k))
+        return False
+
+    monkeypatch.setattr(halfline, "zero_test", unproved)
+    monkeypatch.setattr(halfline, "scales_exactly", not_exactly)
+    assert halfline.power_law(half) is None
+    assert asked == [(half, 1)]
+
+
 def test_sampled_tests_are_scale_free():
     # Tiny but certainly nonzero values refute; rounding residues of exact zeros do not.
     assert zero_test(P**7 / 10**40) is False
