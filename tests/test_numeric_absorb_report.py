@@ -11,8 +11,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("scipy")
 
-from leanbridge.analysis import analyse
-from leanbridge.families import Family, Z, get_family
+from leanbridge.families import get_family
 from leanbridge.numeric import absorb as absorb_mod
 from leanbridge.numeric.absorb import (
     ABSORBABLE,
