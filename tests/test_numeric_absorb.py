@@ -23,6 +23,7 @@ from leanbridge.numeric.absorb import (
     relaxed_distance,
     tolerance,
 )
+from blocks import random_block
 
 
 def c_of(name):
@@ -38,11 +39,6 @@ def planted(d, n, size, seed, c=1.0, A=None):
     target = np.eye(d) if A is None else A
     W_down[:, S] = -target @ np.linalg.pinv(W_up[S]) / c
     return W_down, W_up, S
-
-
-def random_block(d, n, seed):
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((d, n)) / np.sqrt(n), rng.standard_normal((n, d)) / np.sqrt(d)
 
 
 @pytest.mark.parametrize("name", ["relu", "gelu", "silu", "leaky_relu", "softplus", "gelu_tanh"])

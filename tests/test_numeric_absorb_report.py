@@ -22,6 +22,7 @@ from leanbridge.numeric.absorb import (
     absorb,
     tolerance,
 )
+from blocks import random_block
 
 RELU = get_family("relu")
 
@@ -34,11 +35,6 @@ def planted(d, n, seed, A=None, c=1.0):
     S = sorted(int(i) for i in rng.choice(n, d, replace=False))
     W_down[:, S] = -(np.eye(d) if A is None else A) @ np.linalg.inv(W_up[S]) / c
     return W_down, W_up, S
-
-
-def random_block(d, n, seed):
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((d, n)) / np.sqrt(n), rng.standard_normal((n, d)) / np.sqrt(d)
 
 
 def exponent(array):

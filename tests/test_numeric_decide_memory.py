@@ -12,11 +12,7 @@ pytest.importorskip("scipy")
 
 import leanbridge.numeric.absorb as absorb_mod
 from leanbridge.families import get_family
-
-
-def random_block(d, n, seed):
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((d, n)) / np.sqrt(n), rng.standard_normal((n, d)) / np.sqrt(d)
+from blocks import random_block
 
 
 def _peak(call):

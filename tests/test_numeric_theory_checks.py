@@ -32,15 +32,11 @@ from leanbridge.numeric.width import (
     singular_patterns,
     wide_block,
 )
+from blocks import random_block
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "leanbridge" / "schemas"
                      / "absorb-theory-1.schema.json").read_text(encoding="utf-8"))
 RELU = get_family("relu")
-
-
-def random_block(d, n, seed):
-    rng = np.random.default_rng(seed)
-    return rng.standard_normal((d, n)) / np.sqrt(n), rng.standard_normal((n, d)) / np.sqrt(d)
 
 
 def planted_block(d, n, seed):
