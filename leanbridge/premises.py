@@ -10,6 +10,7 @@ sample point refutes it), and ``unknown`` otherwise.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import sympy as sp
@@ -171,10 +172,13 @@ def premise_checks(analysis: Analysis) -> list[PremiseCheck]:
     return checks
 
 
+@functools.lru_cache(maxsize=1024)
 def _tendsto_div(sigma: sp.Expr, relu_profile: bool) -> str:
     """σ(t·z)/t → 0 (or → relu z) as t → ∞, for z = p and z = −p (p > 0) with the slope
     symbolic — a route independent of the analysis, which computes lim σ(±t)/t — and z = 0
-    (σ(0)/t → 0 as σ(0) is finite)."""
+    (σ(0)/t → 0 as σ(0) is finite). Cached: its limits take most of a ``check``'s SymPy time
+    when the same family is checked again (the test suite's many checks; a budget overrun
+    raises, so it is never cached)."""
     t = sp.Symbol("t", positive=True)
     statuses = []
     for sign, expected in ((1, _P if relu_profile else 0), (-1, sp.Integer(0))):
