@@ -136,6 +136,22 @@ def test_a_skip_whose_square_underflows_after_rescaling_is_no_decision(k):
     assert absorb(RELU, np.ldexp(W_down, 350), np.ldexp(W_up, 350)).verdict == NOT_ABSORBABLE
 
 
+@pytest.mark.parametrize("up, decided", [(381, True), (382, False)])
+def test_the_resolution_cut_off_is_a_rescaled_skip_of_2_to_the_minus_511(up, decided):
+    """The identity skip against products 2^(380 + up): rescaled to products near 2^250, the
+    skip is 2^−511 for up = 381 (its square 2^−1022 is still a normal float64: decided) and
+    2^−512 for up = 382 (no longer: no decision). The largest entries are set to 0.75, so
+    each matrix's binary exponent is exactly its scale."""
+    W_down, W_up = random_block(4, 12, 3)
+    W_down, W_up = (0.75 * W / np.max(np.abs(W)) for W in (W_down, W_up))
+    result = absorb(RELU, np.ldexp(W_down, 380), np.ldexp(W_up, up))
+    if decided:
+        assert result.verdict == NOT_ABSORBABLE and result.scaling["down_exponent"] == -255
+    else:
+        assert (result.verdict, result.blockers) == (NO_DECISION, ["undetermined"])
+        assert result.summary.startswith("no decision: the skip term is below float64's")
+
+
 @pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize("k", [600, -600])
 def test_the_magnitude_argument_reports_the_skips_own_size(k):
