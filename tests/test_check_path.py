@@ -11,15 +11,18 @@ through (issue 21), or covers a verdict-changing branch of ``run_check``:
 * a gate whose continuity SymPy cannot decide gives no linearisation argument;
 * a module Lake fails without any positioned Lean error (Lean killed, a crash) fails its
   theorems and blocks its importers;
-* an audit that cannot import the built modules, and a ``lake`` that cannot be started.
+* an audit that cannot import the built modules, and a ``lake`` that cannot be started;
+* files read and written as UTF-8 whatever the locale's encoding.
 
 The ``lake`` here is the stand-in of ``tests/lake_standin.py`` (NOT Lean; its formats are checked
 against ``tests/fixtures/lean_output``, see ``tests/test_check_formats.py``).
 """
 
 import json
+import locale
 import re
 
+import pytest
 import sympy as sp
 from click.testing import CliRunner
 
@@ -277,3 +280,41 @@ def test_audit_that_cannot_import_the_built_modules_is_infra_error(project, stan
     assert run["theorems"] == len(public) and run["timed_out"] is False
     assert isinstance(run["seconds"], float) and run["seconds"] == round(run["seconds"], 3)
     assert result.exit_code == 1
+
+
+# -- files are UTF-8 whatever the locale -------------------------------------------------------
+
+@pytest.fixture
+def ascii_locale():
+    """Python's default text encoding made ASCII for the test, as under a C locale without
+    PEP 538's coercion (Windows' code pages are the same kind of trap): a file read or written
+    without ``encoding="utf-8"`` then fails on the Lean sources' ℕ, σ, →."""
+    old = locale.setlocale(locale.LC_CTYPE)
+    try:
+        locale.setlocale(locale.LC_CTYPE, "C")
+        if locale.getpreferredencoding(False).replace("-", "").lower() == "utf8":
+            pytest.skip("this Python reads files as UTF-8 whatever the locale (UTF-8 mode)")
+        yield
+    finally:
+        locale.setlocale(locale.LC_CTYPE, old)
+
+
+def test_check_and_export_read_and_write_utf8_in_an_ascii_locale(project, standin, tmp_path,
+                                                                 ascii_locale):
+    """The whole check with Lean (the build, the public audit written to a scratch file, a
+    private theorem audited in a copy of its file), its JSON report, and ``export --results``
+    reading it back."""
+    parity = project / "SkipAbsorption" / "Parity.lean"
+    text = parity.read_text(encoding="utf-8")
+    marker = "end SkipAbsorption"
+    extra = "/-- A private helper: σ(−z) = σ(z) (test). -/\nprivate theorem zz_private_fact : " \
+            "(1 : ℕ) = 1 := rfl\n\n"
+    parity.write_text(text.rstrip()[:-len(marker)] + extra + marker + "\n", encoding="utf-8")
+    report = tmp_path / "report.json"
+    cli = CliRunner().invoke(main, ["check", "--project", str(project), "--lake", standin(),
+                                    "--quiet", "--json", str(report)])
+    assert cli.exit_code == 0, cli.output
+    assert not report.read_text(encoding="utf-8").isascii()
+    results = read_results(report)
+    assert results.verdicts["SkipAbsorption.zz_private_fact"] == "proved"
+    assert results.verdicts[RELU2_DEGREE] == "proved"
