@@ -23,12 +23,14 @@ Lake where the check depends on it (formats read in the Lean/Lake sources, see
 
 Other scenario keys: ``crash`` (a module whose Lean process dies: ``✖``, Lake's ``info:
 stdout:``/``info: stderr:`` notes and ``error: Lean exited with code N``, no positioned entry);
-``version.sleep`` (a ``lake --version`` that hangs); ``build.path_prefix`` (older Lakes' ``././`` before each file), ``build.failures_header`` (their
-``Some required builds logged failures:``); ``audit.unanswered`` (names, or ``"all"``, answered in
-a wording leanbridge does not know); ``audit.unbuilt`` (modules whose ``.olean`` the audit cannot
-find). The line formats come from the functions ``job_line``, ``entry_line``,
-``failure_footer`` and ``print_axioms``, which ``tests/test_check_formats.py`` checks against
-the fixtures of ``tests/fixtures/lean_output/`` (written from Lean's and Lake's sources).
+``version.sleep`` (a ``lake --version`` that hangs); ``audit.sleep`` (an audit that hangs, with a
+child process that outlives it unless its process group is killed); ``audit.pause`` (a slow
+audit); ``build.path_prefix`` (older Lakes' ``././`` before each file);
+``build.failures_header`` (their ``Some required builds logged failures:``);
+``audit.unanswered`` (names, or ``"all"``, answered in a wording leanbridge does not know);
+``audit.unbuilt`` (modules whose ``.olean`` the audit cannot find). The line formats come from
+the functions ``job_line``, ``entry_line``, ``failure_footer`` and ``print_axioms``, which
+``tests/test_check_formats.py`` checks against the fixtures of ``tests/fixtures/lean_output/`` (written from Lean's and Lake's sources).
 
 The scenario is a JSON file named by ``STANDIN_SCENARIO``; every command line is appended to
 ``STANDIN_LOG`` when set.
@@ -293,6 +295,7 @@ def lean(args: list[str]) -> int:
         with open(os.environ["STANDIN_PIDS"], "a") as pids:
             pids.write(f"{child.pid}\n")
         time.sleep(spec["sleep"])
+    time.sleep(spec.get("pause", 0))
     if spec.get("garbage"):
         print("PANIC at Lean.Elab something went wrong <not json>")
         return 1

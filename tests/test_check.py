@@ -514,8 +514,10 @@ def test_long_build_reports_progress(project, standin, monkeypatch):
     monkeypatch.setattr(check_module, "_ticking",
                         lambda progress, what: original(progress, what, every=0.2))
     lines = []
-    run_check(project, lake=standin(build={"sleep": 1}), timeout=60, progress=lines.append)
+    run_check(project, lake=standin(build={"sleep": 1}, audit={"pause": 1}), timeout=60,
+              progress=lines.append)
     assert any(line.startswith("lake build: still running") for line in lines)
+    assert any(line.startswith("audit: still running") for line in lines)
     assert any(line.startswith("audit: ") and "axiom reports" in line for line in lines)
 
 
