@@ -30,7 +30,8 @@ audit); ``build.path_prefix`` (older Lakes' ``././`` before each file);
 ``audit.unanswered`` (names, or ``"all"``, answered in a wording leanbridge does not know);
 ``audit.unbuilt`` (modules whose ``.olean`` the audit cannot find). The line formats come from
 the functions ``job_line``, ``entry_line``, ``failure_footer`` and ``print_axioms``, which
-``tests/test_check_formats.py`` checks against the fixtures of ``tests/fixtures/lean_output/`` (written from Lean's and Lake's sources).
+``tests/test_check_formats.py`` checks against the fixtures of ``tests/fixtures/lean_output/``
+(written from Lean's and Lake's sources).
 
 The scenario is a JSON file named by ``STANDIN_SCENARIO``; every command line is appended to
 ``STANDIN_LOG`` when set.
