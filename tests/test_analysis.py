@@ -579,6 +579,31 @@ def test_relu_profile_without_the_odd_identity_reports_the_condition_as_necessar
         assert any("nevertheless necessary" in r for r in result.reasons)
 
 
+def test_the_recession_argument_says_what_sympy_found_about_boundedness():
+    """R2's reason names what SymPy established about σ: bounded (tanh), sublinear and
+    unbounded (log(1 + z²)), or boundedness undecided; an undecided or missing recession says
+    so, with the reason."""
+    from leanbridge import recession as recession_mod
+    from leanbridge.analysis import _recession_argument
+
+    def r2_fact(expr):
+        analysed = analyse(user(expr))
+        return next(r for r in analysed.reasons if r.startswith("σ(t)/t → 0 and σ(−t)/t → 0"))
+
+    assert "(sympy.limit; σ is bounded)" in r2_fact(sp.tanh(Z))
+    assert "(sympy.limit; σ is sublinear)" in r2_fact(sp.log(1 + Z**2))
+    family = user(sp.tanh(Z))
+    undecided_bound = recession_mod.Recession(sp.Integer(0), sp.Integer(0), None,
+                                              recession_mod.ZERO, "both limits 0")
+    argument, _ = _recession_argument(family, undecided_bound)
+    assert "(sympy.limit; boundedness of σ unknown)" in argument.reasons[0]
+    undecided = recession_mod.Recession(None, None, None, recession_mod.UNKNOWN,
+                                        "sympy.limit did not finish within 2 s")
+    assert _recession_argument(family, undecided) == (
+        None, "recession: unknown (sympy.limit did not finish within 2 s)")
+    assert _recession_argument(family, None) == (None, "recession: unknown (not computed)")
+
+
 def test_a_limit_sympy_cannot_decide_is_unknown_with_the_reason(monkeypatch):
     """No guess: an unevaluated limit, or one that does not finish in its budget, is
     'recession: unknown' with the reason, and no recession argument is claimed."""
