@@ -579,6 +579,16 @@ def test_relu_profile_without_the_odd_identity_reports_the_condition_as_necessar
         assert any("nevertheless necessary" in r for r in result.reasons)
 
 
+def test_a_value_the_samples_cannot_compute_is_no_evidence_of_complex_values():
+    """1/(z − 1) is infinite at the sample point z = 1: the samples refute nothing, so it is
+    not declared complex-valued (real_on_samples: nothing to refute with)."""
+    from leanbridge.halfline import P, real_on_samples, samples
+
+    assert samples(1 / (P - 1)) is None and real_on_samples(1 / (P - 1))
+    assert scalar_facts(1 / (Z - 1)).problem is None
+    assert not real_on_samples(sp.sqrt(-P))
+
+
 def test_the_recession_argument_says_what_sympy_found_about_boundedness():
     """R2's reason names what SymPy established about σ: bounded (tanh), sublinear and
     unbounded (log(1 + z²)), or boundedness undecided; an undecided or missing recession says
