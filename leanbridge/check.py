@@ -302,19 +302,24 @@ def premise_records(plan: FamilyFile, declaration: Declaration,
     return records
 
 
-def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDeclaration],
+def _records(plans: list[FamilyFile], declared: dict[str, LeanDeclaration],
              nodes: dict[str, dict], checks: list[PremiseCheck] = ()) -> list[DeclarationResult]:
+    """One record per theorem or lemma declared, then one (stale) per planned theorem that
+    the Lean sources lack; ``nodes``: the dependency graph's, which give each its role."""
     planned = {d.full_name: (plan, d) for plan in plans for d in plan.declarations
                if d.kind == "theorem"}
+
+    def role(name: str) -> str:
+        return nodes[name].get("role", "lemma") if name in nodes else "lemma"
+
     records = []
     for name, declaration in sorted(declared.items(), key=lambda i: (i[1].file, i[1].line)):
         if declaration.kind not in ("theorem", "lemma"):
             continue
         plan, planned_decl = planned.get(name, (None, None))
-        role = nodes[name].get("role", "lemma") if name in nodes else "lemma"
         header = declaration.text.split(":=", 1)[0]
         records.append(DeclarationResult(
-            decl=name, file=declaration.file, line=declaration.line, role=role,
+            decl=name, file=declaration.file, line=declaration.line, role=role(name),
             statement_hash=planned_decl.statement_hash if planned_decl else
             statement_hash(header),
             family=plan.family.name if plan else None,
@@ -324,7 +329,7 @@ def _records(project: Path, plans: list[FamilyFile], declared: dict[str, LeanDec
     for name, (plan, decl) in sorted(planned.items()):
         if name not in declared:
             records.append(DeclarationResult(
-                decl=name, file=plan.path, line=None, role=decl.role,
+                decl=name, file=plan.path, line=None, role=role(name),
                 statement_hash=decl.statement_hash, family=plan.family.name,
                 argument=decl.argument, verdict=STALE,
                 detail="not in the Lean sources: run `leanbridge generate`",
@@ -556,7 +561,7 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
 
     declared = scan_project(project)
     collected = dependencies.collect(project, plans, declared)
-    records = _records(project, plans, declared, collected.nodes, result.premises)
+    records = _records(plans, declared, collected.nodes, result.premises)
     result.records = records
     result.missing_names = [str(m) for m in dependencies.missing_names(
         collected.nodes, collected.predecessors)]
@@ -607,9 +612,8 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     _audit(lake_path, project, audited, declared, evidence, timeout, result, progress, jobs)
     allow = frozenset(allowlist)
     for record in records:
-        if record.verdict == NOT_RUN:
-            decide(record, evidence.get(record.decl, Evidence(
-                module_failure="not built: its file is not part of the Lake project")), allow)
+        if record.verdict == NOT_RUN:   # declared, so _build_evidence gave it evidence
+            decide(record, evidence[record.decl], allow)
     _apply_file_status(records, file_status)
     from leanbridge.graph import to_networkx  # NetworkX: only when Lean ran
 
