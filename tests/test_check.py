@@ -107,6 +107,7 @@ def test_stale_tree_exits_1_even_without_lean(project, tmp_path, monkeypatch):
     relu.write_text(relu.read_text().replace("rfl", "rfl  "))
     result = run_check(project)
     assert result.exit_code == 1
+    assert 0 <= result.duration_s < 3600
     records = [r for r in result.records if r.file.endswith("Families/Relu.lean")]
     assert records and {r.verdict for r in records} == {"tampered"}
 
@@ -128,6 +129,8 @@ def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_p
     lake = standin()
     result = run_check(project, lake=lake, timeout=60)
     assert result.lean_status == "ran" and not result.modules
+    assert result.lean_note == "lake build succeeded"
+    assert 0 <= result.duration_s < 3600
     # tanh's and sigmoid's R2 theorems are stated modulo hρ (issue 22)
     assert {r.verdict for r in result.records} == {"proved", "proved_modulo_premise"}
     assert result.exit_code == 0
@@ -139,6 +142,16 @@ def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_p
     # (the order as Lean prints it is read from a fixture: tests/test_check_formats.py)
     assert sorted(record.axioms) == ["Classical.choice", "Quot.sound", "propext"]
     assert record.family == "relu2" and record.argument == "degree"
+    assert record.line == _line(project, record.file, "theorem relu2_not_absorbable_degree")
+    # the JSON's build entry and a theorem's time: the audit run that answered for it
+    assert set(data["lean"]["build"]) == {"command", "returncode", "seconds", "timed_out",
+                                          "output_tail"}
+    seconds = data["lean"]["build"]["seconds"]
+    assert isinstance(seconds, float) and seconds == round(seconds, 3) and seconds > 0
+    assert data["lean"]["build"]["output_tail"].splitlines()[-1].startswith(
+        "Build completed successfully (")              # Lake's last line, as it printed it
+    assert record.time_s is not None
+    assert record.time_s == data["lean"]["audit"]["runs"][0]["seconds"]
     # each theorem's role in the dependency graph, as the reports label it
     roles = {name: by_decl(result)[name].role for name in (
         RELU2_DEGREE, "SkipAbsorption.Families.relu2_eq_sympy",
@@ -233,6 +246,22 @@ def test_nonzero_build_exit_with_a_clean_log_is_not_green(project, standin):
     result = run_check(project, lake=standin(build={"returncode": 1}), timeout=60)
     assert result.exit_code == 1 and result.build_failed
     assert {r.verdict for r in result.records} == {"error"}
+    # the detail quotes the last line Lake printed
+    assert result.records[0].detail.startswith(
+        "lake build failed (exit 1) without naming a module of this project: "
+        "Build completed successfully (")
+
+
+def test_exit_0_with_a_failed_module_is_not_green(project, standin):
+    """A Lake that exits 0 although a module failed (its log says so) is not trusted."""
+    line = _line(project, ACT, "theorem relu2_posHomogeneous") + 2
+    lake = standin(build={"returncode": 0}, errors={ACT: [{"line": line, "text": "boom"}]})
+    result = run_check(project, lake=lake, timeout=60)
+    assert result.lean_note.startswith("lake build left modules unbuilt (exit code 0; "
+                                       "1 module(s) failed, ")
+    assert by_decl(result)["SkipAbsorption.relu2_posHomogeneous"].verdict == "error"
+    assert result.exit_code == 1
+    assert result.build["output_tail"].endswith("\nerror: build failed")
 
 
 def test_sorry_follows_the_dependency_graph(project, standin):
@@ -429,6 +458,7 @@ def test_hanging_lake_version_runs_under_the_timeout_and_says_why(project, stand
 def test_build_timeout_marks_everything(project, standin):
     result = run_check(project, lake=standin(build={"sleep": 30}), timeout=2)
     assert result.lean_status == "build_timeout"
+    assert result.build["timed_out"] is True and 0 <= result.duration_s < 3600
     assert {r.verdict for r in result.records} == {"timeout"}
     assert result.exit_code == 1
     validate(result)
@@ -516,6 +546,8 @@ def test_long_build_reports_progress(project, standin, monkeypatch):
     lines = []
     run_check(project, lake=standin(build={"sleep": 1}, audit={"pause": 1}), timeout=60,
               progress=lines.append)
+    assert "checking generated files (leanbridge generate --check)" in lines
+    assert "lake build (timeout 60 s) …" in lines
     assert any(line.startswith("lake build: still running") for line in lines)
     assert any(line.startswith("audit: still running") for line in lines)
     assert any(line.startswith("audit: ") and "axiom reports" in line for line in lines)
@@ -599,10 +631,21 @@ def test_stale_generated_file_marks_its_theorems_stale(project, tmp_path, monkey
 
 def test_missing_generated_file_marks_its_theorems_stale(project, tmp_path, monkeypatch):
     _no_lean(tmp_path, monkeypatch)
+    intact = {r.decl: r for r in run_check(project).records if r.family == "gelu"}
     (project / "SkipAbsorption" / "Families" / "Gelu.lean").unlink()
     result = run_check(project)
     records = [r for r in result.records if r.family == "gelu"]
     assert records and {r.verdict for r in records} == {"stale"}
+    # each keeps what its family's plan says about it; only its place in the file is gone
+    assert {r.decl for r in records} == set(intact)
+    for record in records:
+        before = intact[record.decl]
+        assert record.line is None and before.line is not None
+        assert record.detail == "its generated file is missing: run `leanbridge generate`"
+        assert (record.file, record.role, record.statement_hash, record.argument,
+                record.premises, record.certificate_rule) == (
+            before.file, before.role, before.statement_hash, before.argument,
+            before.premises, before.certificate_rule)
     assert {f["status"] for f in result.generated_files
             if f["path"].endswith("Gelu.lean")} == {"missing"}
     assert result.exit_code == 1
