@@ -225,6 +225,15 @@ def test_normal_forms_prove_the_softplus_identity_without_simplify(monkeypatch):
     assert sp.cancel(sp.expand(sp.exp(two_pi_i))) == 1
     assert not normal_form_zero(two_pi_i)
     assert zero_test(two_pi_i) is False
+    # (SymPy folds log(−p) to log(p) + iπ, so that d has no logarithm left; this one keeps
+    # three, which cancel only under expand_log, and is not real)
+    logs_plus_two_pi_i = sp.log(2 * P) - sp.log(2) - sp.log(P) + 2 * sp.I * sp.pi
+    assert sp.cancel(sp.expand(sp.exp(sp.expand_log(logs_plus_two_pi_i)))) == 1
+    assert not normal_form_zero(logs_plus_two_pi_i)
+    # e^x is formed only while every logarithm's coefficient is at most 64 in size: up to
+    # it an identity is proved; beyond it the answer is "not shown" (False), never "zero"
+    assert normal_form_zero(sp.log(P**64 + P**65) - 64 * sp.log(P) - sp.log(1 + P))
+    assert not normal_form_zero(10**14 * sp.log(P) + sp.log(3))
 
 
 def test_analysis_is_cached():
@@ -301,9 +310,12 @@ def test_conditional_verdicts_cite_the_lean_theorems_of_the_s_condition():
     assert relu["necessity"] == RELU_LEAN["necessity"]
     assert relu["card"] == "SkipAbsorption.card_le_of_sCondition"
     assert relu["measure_zero"] == "SkipAbsorption.volume_sCondition_eq_zero"
-    for role in ("sufficiency", "necessity", "characterisation", "characterisation_skip",
-                 "card", "measure_zero", "nondegenerate"):
-        assert relu[role] in declared, relu[role]
+    assert set(relu) == {
+        "sufficiency", "necessity", "characterisation", "characterisation_skip", "card",
+        "measure_zero", "measure_zero_joint", "width_rank_bound", "width_upper", "width_self",
+        "width_lower", "width_iff", "nondegenerate", "biased_characterisation"}
+    for role, name in relu.items():
+        assert name in declared, (role, name)
     twin = s_condition_theorems(analyse(user_family("Max(z, 0)", "my_relu")))
     assert twin == relu
     assert s_condition_theorems(analyse(get_family("gelu"))) == {
@@ -834,3 +846,18 @@ def test_a_users_family_named_like_a_catalog_one_gets_the_general_theorems():
                                     "SkipAbsorption.eq_zero_of_absorbable_of_bounded",
                                     "SkipAbsorption.eq_zero_of_biasedAbsorbable_of_bounded"]
     assert "SkipAbsorption.not_absorbable_tanh" in never_theorems(analyse(get_family("tanh")))
+
+
+def test_the_s_condition_and_exponents_as_text():
+    """−(1/c)·I_d bracketed unless 1/c is an atom (a number or a constant); exponents
+    bracketed unless integers; "unknown" where SymPy found none."""
+    from leanbridge.analysis import minus_inverse_identity, power_text
+
+    assert minus_inverse_identity(sp.Integer(1)) == "−I_d"
+    assert minus_inverse_identity(sp.Rational(1, 2)) == "−2·I_d"
+    assert minus_inverse_identity(sp.Rational(4, 3)) == "−3/4·I_d"
+    assert minus_inverse_identity(sp.pi) == "−(1/pi)·I_d"
+    assert minus_inverse_identity(1 / sp.pi) == "−pi·I_d"
+    assert power_text(sp.Integer(2)) == "2"
+    assert power_text(sp.Rational(3, 2)) == "(3/2)"
+    assert power_text(None) == "unknown"
