@@ -600,10 +600,13 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     result.modules = module_statuses(project, log, build.returncode, declared,
                                      tuple(build.command[2:]))
     failed = [m for m in result.modules if m.status == MODULE_FAILED]
+    unnamed = [m for m in result.modules if m.status == MODULE_UNATTRIBUTED]
     result.lean_note = ("lake build succeeded" if build.ok and not result.modules else
                         f"lake build {'failed' if not build.ok else 'left modules unbuilt'} "
                         f"({build.describe()}; {len(failed)} module(s) failed, "
-                        f"{len(result.modules) - len(failed)} not built)")
+                        f"{len(result.modules) - len(failed) - len(unnamed)} not built"
+                        + ("; the failure names no module of this project" if unnamed else "")
+                        + ")")
     progress(result.lean_note)
 
     evidence = _build_evidence(records, declared, log, result.modules)

@@ -246,6 +246,8 @@ def test_nonzero_build_exit_with_a_clean_log_is_not_green(project, standin):
     result = run_check(project, lake=standin(build={"returncode": 1}), timeout=60)
     assert result.exit_code == 1 and result.build_failed
     assert {r.verdict for r in result.records} == {"error"}
+    assert result.lean_note == ("lake build failed (exit code 1; 0 module(s) failed, 0 not "
+                                "built; the failure names no module of this project)")
     # the detail quotes the last line Lake printed
     assert result.records[0].detail.startswith(
         "lake build failed (exit 1) without naming a module of this project: "
@@ -631,13 +633,14 @@ def test_stale_generated_file_marks_its_theorems_stale(project, tmp_path, monkey
 
 def test_missing_generated_file_marks_its_theorems_stale(project, tmp_path, monkeypatch):
     _no_lean(tmp_path, monkeypatch)
-    intact = {r.decl: r for r in run_check(project).records if r.family == "gelu"}
-    (project / "SkipAbsorption" / "Families" / "Gelu.lean").unlink()
+    intact = {r.decl: r for r in run_check(project).records if r.family == "tanh"}
+    (project / "SkipAbsorption" / "Families" / "Tanh.lean").unlink()
     result = run_check(project)
-    records = [r for r in result.records if r.family == "gelu"]
+    records = [r for r in result.records if r.family == "tanh"]
     assert records and {r.verdict for r in records} == {"stale"}
     # each keeps what its family's plan says about it; only its place in the file is gone
     assert {r.decl for r in records} == set(intact)
+    assert any(r.premises for r in records)       # tanh's R2 theorem: stated modulo hρ
     for record in records:
         before = intact[record.decl]
         assert record.line is None and before.line is not None
@@ -647,7 +650,7 @@ def test_missing_generated_file_marks_its_theorems_stale(project, tmp_path, monk
             before.file, before.role, before.statement_hash, before.argument,
             before.premises, before.certificate_rule)
     assert {f["status"] for f in result.generated_files
-            if f["path"].endswith("Gelu.lean")} == {"missing"}
+            if f["path"] == "SkipAbsorption/Families/Tanh.lean"} == {"missing"}
     assert result.exit_code == 1
 
 
