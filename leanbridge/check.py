@@ -599,14 +599,7 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     log = parse_build_log(build.stdout + "\n" + build.stderr)
     result.modules = module_statuses(project, log, build.returncode, declared,
                                      tuple(build.command[2:]))
-    failed = [m for m in result.modules if m.status == MODULE_FAILED]
-    unnamed = [m for m in result.modules if m.status == MODULE_UNATTRIBUTED]
-    result.lean_note = ("lake build succeeded" if build.ok and not result.modules else
-                        f"lake build {'failed' if not build.ok else 'left modules unbuilt'} "
-                        f"({build.describe()}; {len(failed)} module(s) failed, "
-                        f"{len(result.modules) - len(failed) - len(unnamed)} not built"
-                        + ("; the failure names no module of this project" if unnamed else "")
-                        + ")")
+    result.lean_note = build_note(build, result.modules)
     progress(result.lean_note)
 
     evidence = _build_evidence(records, declared, log, result.modules)
@@ -623,6 +616,19 @@ def run_check(project: Path, lake: str | None = None, timeout: float = 600.0,
     _explain(records, to_networkx(collected))
     result.duration_s = time.monotonic() - started
     return result
+
+
+def build_note(build: process.Completed, modules: list[ModuleStatus]) -> str:
+    """The build in one line: succeeded, or failed / left modules unbuilt, with the count of
+    modules that failed and of those not built, and whether the failure named no module."""
+    if build.ok and not modules:
+        return "lake build succeeded"
+    failed = sum(m.status == MODULE_FAILED for m in modules)
+    unnamed = sum(m.status == MODULE_UNATTRIBUTED for m in modules)
+    return (f"lake build {'failed' if not build.ok else 'left modules unbuilt'} "
+            f"({build.describe()}; {failed} module(s) failed, "
+            f"{len(modules) - failed - unnamed} not built"
+            + ("; the failure names no module of this project" if unnamed else "") + ")")
 
 
 def _build_evidence(records: list[DeclarationResult], declared: dict[str, LeanDeclaration],
