@@ -90,6 +90,7 @@ class ScalarFacts:
     odd_coefficient: sp.Expr | None
     odd_part: sp.Expr              # f(p) − f(−p), p > 0
     odd_proved: bool | None
+    even_coefficient: sp.Expr | None = None   # k with f(z) + f(−z) = k·|z| for all z (SymPy)
 
     @property
     def flat_at_0(self) -> bool | None:
@@ -157,6 +158,7 @@ def scalar_facts(expr: sp.Expr) -> ScalarFacts:
             degree = k
     odd = sp.expand(right - left)
     c, proved = linear_coefficient(odd)
+    k, even_proved = linear_coefficient(sp.expand(right + left))
     limit_right, slope_right = _one_side(right, value0)
     limit_left, slope_left = _one_side(left, value0)
     return ScalarFacts(
@@ -172,6 +174,7 @@ def scalar_facts(expr: sp.Expr) -> ScalarFacts:
         odd_coefficient=c,
         odd_part=odd,
         odd_proved=proved,
+        even_coefficient=k if even_proved and value0 == 0 else None,
     )
 
 
@@ -200,6 +203,9 @@ class Analysis:
     same_as: str | None = None     # conditional only: the catalog family with the same function
     recession: "recession_mod.Recession | None" = None   # ungated σ only
     gate_parity: sp.Expr | None = None                   # gated: c with g(z) + g(−z) = c ≠ 0
+    #: conditional, ungated: k ≠ 0 with σ(z) + σ(−z) = k·|z| when the kink argument (paper
+    #: Thm 8's proof, recession.md §6) is what makes the S-condition necessary
+    kink: sp.Expr | None = None
 
     @property
     def necessity(self) -> str | None:
@@ -522,6 +528,18 @@ def _recession_library_lines(family: Family) -> list[str]:
             "Lean file)"]
 
 
+def _kink_library_line(family: Family) -> str:
+    """What the Lean library states for σ with σ(z) − σ(−z) = c·z and σ(z) + σ(−z) = k·|z|:
+    the catalog's Leaky ReLU its own characterisation, others the general one."""
+    own = library.KINK_FAMILIES.get(family.name, {}) if _is_catalog(family) else {}
+    if "characterisation" in own:
+        return (f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is "
+                f"necessary and sufficient, any d ({own['characterisation']})")
+    return (f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is necessary "
+            f"and sufficient, any d ({library.KINK_LEAN['characterisation']}), with the two "
+            "identities verified by SymPy as its hypotheses")
+
+
 def _is_catalog(family: Family) -> bool:
     return any(f == family for f in CATALOG)
 
@@ -535,7 +553,8 @@ def _relu_like(family: Family, same_as: str | None) -> bool:
 def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
     """The Lean declarations behind the S-condition of a conditional verdict, by role (empty
     for other verdicts): sufficiency always; for ReLU also necessity, |S| ≥ d, measure zero
-    and the width bounds beyond the paper."""
+    and the width bounds beyond the paper; necessity and the characterisation where the
+    large-scale limit or the kink argument gives them."""
     if analysis.verdict != CONDITIONAL:
         return {}
     if analysis.family.gated:
@@ -560,6 +579,13 @@ def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
         names.update(nondegenerate=lean["nondegenerate"],
                      necessity=library.RECESSION_LEAN["necessity"],
                      characterisation=library.RECESSION_LEAN["characterisation"])
+        names.update(own)
+    elif analysis.kink is not None:
+        own = (library.KINK_FAMILIES.get(analysis.family.name, {})
+               if _is_catalog(analysis.family) else {})
+        names.update(nondegenerate=lean["nondegenerate"],
+                     necessity=library.KINK_LEAN["necessity"],
+                     characterisation=library.KINK_LEAN["characterisation"])
         names.update(own)
     return names
 
@@ -621,6 +647,7 @@ def analyse(family: Family) -> Analysis:
 
     names = {a.name for a in arguments}
     same_as = None
+    kink = None
 
     if names & set(NEVER_ARGUMENTS):
         verdict = NEVER
@@ -634,7 +661,10 @@ def analyse(family: Family) -> Analysis:
         same_as = twin.name if twin else None
         by_paper = family.necessity_proven or twin is not None
         by_recession = RECESSION_RELU in names
-        necessity = by_paper or by_recession
+        k = facts.even_coefficient
+        kink = (k if not (family.gated or by_paper or by_recession) and k is not None
+                and k != 0 else None)
+        necessity = by_paper or by_recession or kink is not None
         reasons = [f"conditional: absorbable when some S has W_down[:,S] W_up[S,:] = "
                    f"{minus_inverse_identity(c)}"]
         if necessity and _relu_like(family, same_as):
@@ -654,6 +684,13 @@ def analyse(family: Family) -> Analysis:
                            "weights the condition is also necessary (the large-scale limit, "
                            f"R3, a result of this project){paper}")
             reasons.extend(_recession_library_lines(family))
+        elif kink is not None:
+            reasons.append("necessity is proven: also σ(z) + σ(−z) = "
+                           f"{'|z|' if kink == 1 else factor_text(kink) + '·|z|'} "
+                           "for all z (SymPy), so paper Thm 8's kink argument carries over: for "
+                           "nondegenerate weights the condition is also necessary (recession.md "
+                           "§6, a result of this project)")
+            reasons.append(_kink_library_line(family))
         elif necessity:
             reasons.append(f"necessity is proven for {same_as} (same function) by the paper "
                            "(Thm 10), for nondegenerate weights and d ≥ 2")
@@ -679,4 +716,5 @@ def analyse(family: Family) -> Analysis:
     reasons.extend(r for a in arguments for r in a.reasons)
     reasons.extend(f"not used: {r}" for r in not_applying if r)
     return Analysis(family, facts, tuple(arguments), verdict, necessity, tuple(reasons),
-                    same_as=same_as, recession=rec, gate_parity=gate_c)
+                    same_as=same_as, recession=rec, gate_parity=gate_c,
+                    kink=kink)

@@ -16,6 +16,7 @@ from leanbridge.analysis import (
     scalar_facts,
     zero_test,
 )
+from leanbridge.expression import user_family
 from leanbridge.families import CATALOG, Family, Z, get_family
 from leanbridge.functions import sigmoid
 
@@ -29,7 +30,7 @@ EXPECTED = {
     "silu": (CONDITIONAL, ["odd_linear_parity", "recession_relu"], None, 1, True),
     "relu2": (NEVER, ["degree", "linearisation"], 2, None, None),
     "relu3": (NEVER, ["degree", "linearisation"], 3, None, None),
-    "leaky_relu": (CONDITIONAL, ["odd_linear_parity"], 1, sp.Rational(101, 100), False),
+    "leaky_relu": (CONDITIONAL, ["odd_linear_parity"], 1, sp.Rational(101, 100), True),
     "tanh": (NEVER, ["recession"], None, None, None),
     "sigmoid": (NEVER, ["recession"], None, None, None),
     "softplus": (CONDITIONAL, ["odd_linear_parity", "recession_relu"], None, 1, True),
@@ -111,7 +112,10 @@ def test_reasons_quote_the_computed_facts():
     reasons = " ".join(analyse(get_family("relu2")).reasons)
     assert "t^2" in reasons and "degree 2" in reasons
     leaky = " ".join(analyse(get_family("leaky_relu")).reasons)
-    assert "101/100" in leaky and "necessity is not proven" in leaky
+    assert "101/100" in leaky and "σ(z) + σ(−z) = 99/100·|z| for all z" in leaky
+    assert "SkipAbsorption.absorbable_leakyRelu_iff" in leaky
+    quad = " ".join(analyse(user_family("z + z**2", "lin_quad")).reasons)
+    assert "necessity is not proven" in quad
     glu = " ".join(analyse(get_family("glu")).reasons)
     assert "g(0) = 1/2" in glu and "g(z) + g(−z) = 1 for all z" in glu
     assert "necessity: open" in glu
@@ -861,3 +865,28 @@ def test_the_s_condition_and_exponents_as_text():
     assert power_text(sp.Integer(2)) == "2"
     assert power_text(sp.Rational(3, 2)) == "(3/2)"
     assert power_text(None) == "unknown"
+
+
+def test_the_kink_argument_makes_the_s_condition_necessary():
+    """σ(z) − σ(−z) = c·z and σ(z) + σ(−z) = k·|z| with c, k ≠ 0 (σ = a·z + b·|z|, b ≠ 0):
+    paper Thm 8's proof carries over (recession.md §6). Leaky ReLU cites its own Lean
+    characterisation; a user's σ the general one; a linear σ (k = 0), a σ with σ(0) ≠ 0 and
+    one whose even part is not k·|z| get no necessity."""
+    from leanbridge.analysis import s_condition_theorems
+
+    leaky = analyse(get_family("leaky_relu"))
+    assert leaky.kink == sp.Rational(99, 100) and leaky.necessity == "proved"
+    assert s_condition_theorems(leaky) == {
+        "sufficiency": "SkipAbsorption.absorbable_of_sCondition",
+        "nondegenerate": "SkipAbsorption.Nondegenerate",
+        "necessity": "SkipAbsorption.exists_sCondition_of_absorbable_of_parts",
+        "characterisation": "SkipAbsorption.absorbable_leakyRelu_iff"}
+    mine = analyse(user_family("3*z + Abs(z)", "kinky"))
+    assert (mine.verdict, mine.kink, mine.facts.odd_coefficient) == (CONDITIONAL, 2, 6)
+    assert s_condition_theorems(mine)["characterisation"] == "SkipAbsorption.absorbable_iff_of_parts"
+    assert "σ(z) + σ(−z) = 2·|z| for all z" in " ".join(mine.reasons)
+    for text in ("2*z", "z + z**2", "Max(z, 0) + Max(-z, 0)/2 + 1"):
+        other = analyse(user_family(text, "other"))
+        assert other.kink is None and not other.necessity_proven, text
+    # ReLU keeps the paper's Thm 8, GELU the large-scale limit
+    assert analyse(get_family("relu")).kink is None and analyse(get_family("gelu")).kink is None

@@ -12,6 +12,7 @@ import sympy as sp
 from scipy.optimize import lsq_linear
 
 from leanbridge.analysis import analyse
+from leanbridge.expression import user_family
 from leanbridge.families import Family, Z, get_family
 from leanbridge.numeric.absorb import (
     ABSORBABLE,
@@ -160,11 +161,38 @@ def test_consistent_square_system_uses_the_exact_rounding_certificate():
 
 
 def test_non_necessity_family_gives_no_decision_when_S_fails():
+    """σ(z) = z + z²: σ(z) − σ(−z) = 2z, but neither ReLU's theorem, the large-scale limit nor
+    the kink argument makes the S-condition necessary."""
     W_down, W_up = random_block(6, 24, 0)
-    result = absorb(get_family("leaky_relu"), W_down, W_up)
+    result = absorb(user_family("z + z**2", "lin_quad"), W_down, W_up)
     assert result.decision.found is False
     assert result.verdict == NO_DECISION and result.blockers == ["necessity"]
-    assert "not known to be necessary for Leaky ReLU" in result.summary
+    assert "not known to be necessary for lin_quad" in result.summary
+
+
+def test_leaky_relu_is_not_absorbable_by_the_kink_argument():
+    """Leaky ReLU: σ(z) + σ(−z) = (99/100)·|z| besides σ(z) − σ(−z) = (101/100)·z, so paper
+    Thm 8's proof makes the S-condition necessary (recession.md §6): a failed S-condition is
+    "not absorbable" (identity skip: its own Lean characterisation; invertible skip: with
+    Lemma 4, no Lean statement); with biases no theorem covers it."""
+    W_down, W_up = random_block(6, 24, 0)
+    leaky = get_family("leaky_relu")
+    result = absorb(leaky, W_down, W_up)
+    assert result.verdict == NOT_ABSORBABLE and result.blockers == []
+    assert ("by the kink argument of the paper's Thm 8 (recession.md §6) (hypotheses as in its "
+            "Lean statement SkipAbsorption.absorbable_leakyRelu_iff: nondegenerate weights, any "
+            "d; not compiled: no Lean toolchain here) that condition is necessary"
+            ) in result.summary
+    A = np.random.default_rng(1).standard_normal((6, 6))
+    skip = absorb(leaky, W_down, W_up, A=A)
+    assert skip.verdict == NOT_ABSORBABLE
+    assert ("by the kink argument of the paper's Thm 8 (recession.md §6) and Lemma 4 "
+            "(nondegenerate weights, d ≥ 2) that condition is necessary") in skip.summary
+    biased = absorb(leaky, W_down, W_up, b_up=np.ones(24), b_down=np.ones(6))
+    assert biased.verdict == NO_DECISION and biased.blockers == ["biases"]
+    mine = absorb(user_family("3*z + Abs(z)", "kinky"), W_down, W_up)
+    assert mine.verdict == NOT_ABSORBABLE
+    assert "Lean statement SkipAbsorption.absorbable_iff_of_parts" in mine.summary
 
 
 @pytest.mark.parametrize("name, lean", [("silu", "absorbable_swish_iff"),

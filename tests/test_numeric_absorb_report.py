@@ -11,6 +11,7 @@ import pytest
 np = pytest.importorskip("numpy")
 pytest.importorskip("scipy")
 
+from leanbridge.expression import user_family
 from leanbridge.families import get_family
 from leanbridge.numeric import absorb as absorb_mod
 from leanbridge.numeric.absorb import (
@@ -25,6 +26,8 @@ from leanbridge.numeric.absorb import (
 from blocks import random_block
 
 RELU = get_family("relu")
+#: σ(z) = z + z²: σ(z) − σ(−z) = 2z, and no theorem makes the S-condition necessary
+LIN_QUAD = user_family("z + z**2", "lin_quad")
 
 
 def planted(d, n, seed, A=None, c=1.0):
@@ -369,13 +372,14 @@ def test_an_undecided_search_is_no_decision_with_the_time_limit_blocker(monkeypa
 
 def test_the_necessity_blocker_text():
     W_down, W_up = random_block(6, 24, 0)
-    result = absorb(get_family("leaky_relu"), W_down, W_up)
+    result = absorb(LIN_QUAD, W_down, W_up)
     assert result.blockers == ["necessity"]
     assert result.summary.startswith(
-        "no decision: no S satisfies W_down[:,S] W_up[S,:] = −I/c (c = 101/100) (")
+        "no decision: no S satisfies W_down[:,S] W_up[S,:] = −I/c (c = 2) (")
     assert ("so the sign-flip construction does not apply, but the S-condition is not known to "
-            "be necessary for Leaky ReLU (it is for ReLU and every σ with σ(t·z)/t → relu(z)); "
-            "other absorbing blocks are not excluded; distance") in result.summary
+            "be necessary for lin_quad (it is for ReLU, every σ with σ(t·z)/t → relu(z), and "
+            "every σ = a·z + b·|z| with b ≠ 0); other absorbing blocks are not excluded; "
+            "distance") in result.summary
 
 
 def test_the_singular_skip_blocker_code_and_text():
@@ -407,9 +411,9 @@ def test_d_equal_to_one_with_a_characterisation():
 
 
 def test_d_equal_to_one_without_a_characterisation():
-    W_down = np.array([[1.0, -0.5, 0.25]])
+    W_down = np.array([[1.0, -0.25, 0.25]])        # products 0.5, −0.25, 0.5: no sum is −1/2
     W_up = np.array([[0.5], [1.0], [2.0]])
-    result = absorb(get_family("leaky_relu"), W_down, W_up)
+    result = absorb(LIN_QUAD, W_down, W_up)
     assert result.blockers[:2] == ["necessity", "d<2"]
     assert "; d = 1 (the theorems need d ≥ 2)" in result.summary
 
@@ -428,9 +432,9 @@ def test_the_degenerate_blocker_lists_every_violation():
 def test_two_blockers_are_joined_by_a_semicolon():
     W_down, W_up = random_block(4, 12, 3)
     W_up[5] = 2.5 * W_up[2]
-    result = absorb(get_family("leaky_relu"), W_down, W_up)
+    result = absorb(LIN_QUAD, W_down, W_up)
     assert result.blockers == ["necessity", "degenerate"]
-    assert "σ(t·z)/t → relu(z)); the weights are degenerate: " in result.summary
+    assert "b·|z| with b ≠ 0); the weights are degenerate: " in result.summary
 
 
 # -- timings -------------------------------------------------------------------------------------

@@ -256,7 +256,8 @@ RECESSION_NAMES: dict[str, tuple[str, ...]] = {
     "SkipAbsorption.BiasedBounded": ("not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
     "SkipAbsorption.GateParity": (
         "gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
-    "SkipAbsorption.LeakyRelu": ("absorbable_iff_of_parts", "absorbable_leakyRelu_iff"),
+    "SkipAbsorption.LeakyRelu": ("exists_sCondition_of_absorbable_of_parts",
+                                 "absorbable_iff_of_parts", "absorbable_leakyRelu_iff"),
 }
 _RECESSION_MODULE = {name: module for module, names in RECESSION_NAMES.items()
                      for name in names}
@@ -316,6 +317,18 @@ RECESSION_FAMILIES: dict[str, dict[str, str]] = {
                       ("characterisation_skip", "absorbable_softplus_iff_of_isUnit_det"),
                       ("biased_characterisation", "biasedAbsorbable_softplus_iff"))),
     )}
+
+#: σ(z) − σ(−z) = c·z and σ(z) + σ(−z) = k·|z| with c, k ≠ 0 (σ = a·z + b·|z|, b ≠ 0): paper
+#: Thm 8's kink argument carries over (recession.md §6), by role; the general statements take
+#: both identities as hypotheses.
+KINK_LEAN: dict[str, str] = {role: recession_name(short) for role, short in (
+    ("necessity", "exists_sCondition_of_absorbable_of_parts"),
+    ("characterisation", "absorbable_iff_of_parts"),
+)}
+
+#: Catalog families the kink argument covers, with their own characterisation.
+KINK_FAMILIES: dict[str, dict[str, str]] = {
+    "leaky_relu": {"characterisation": recession_name("absorbable_leakyRelu_iff")}}
 
 #: Catalog families that are bounded: no skip A ≠ 0 is absorbed, with or without biases.
 BOUNDED_FAMILIES: dict[str, dict[str, str]] = {

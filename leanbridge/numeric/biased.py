@@ -26,7 +26,7 @@ from :data:`leanbridge.lean.library.RECESSION_NAMES`.
 
 from __future__ import annotations
 
-from leanbridge.analysis import NEVER, RECESSION, RECESSION_RELU, Analysis
+from leanbridge.analysis import NEVER, RECESSION, RECESSION_RELU, Analysis, s_condition_theorems
 from leanbridge.families import CATALOG, Family
 from leanbridge.lean import library
 
@@ -67,10 +67,13 @@ def biased_characterisation(family: Family, analysis: Analysis) -> str | None:
 
 def characterisation(family: Family, analysis: Analysis, skip: bool) -> str | None:
     """The Lean iff (bias-free) behind a "not absorbable": identity skip, or invertible skip
-    A when ``skip``. ReLU: the paper's Thm 8; GELU, GELU-tanh, SiLU, softplus: R3."""
+    A when ``skip``. ReLU: the paper's Thm 8; GELU, GELU-tanh, SiLU, softplus: R3; the kink
+    argument (Leaky ReLU, σ = a·z + b·|z|): identity skip only."""
     name = _catalog_name(family, analysis)
     if name == "relu":
         return library.RELU_LEAN["characterisation_skip" if skip else "characterisation"]
+    if analysis.kink is not None:
+        return None if skip else s_condition_theorems(analysis)["characterisation"]
     if name is None or RECESSION_RELU not in analysis.argument_names:
         return None
     return library.RECESSION_FAMILIES.get(name, {}).get(
@@ -121,6 +124,9 @@ def necessity_citation(family: Family, analysis: Analysis, biases: bool, skip: b
         paper = "the paper's Thm 8" + (" and Lemma 4" if skip else "")
     elif name == "gelu":
         paper = "the paper's Thm 10 (by the large-scale limit, R3)" + (
+            " and Lemma 4" if skip else "")
+    elif analysis.kink is not None:
+        paper = "the kink argument of the paper's Thm 8 (recession.md §6)" + (
             " and Lemma 4" if skip else "")
     else:
         paper = "the large-scale limit (R3)" + (" and Lemma 4" if skip else "")
