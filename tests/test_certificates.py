@@ -591,3 +591,13 @@ def test_generated_first_alternatives_finish_what_they_start(index):
 
     _, text = _plan(index)
     assert bare_rewrite_alternatives(text) == []
+
+
+def test_a_theorem_stated_modulo_two_premises_says_premises():
+    """σ(z) = z·sigmoid(z) written by hand: its R3 characterisation is stated modulo hρ (the
+    large-scale limit) and hσ (the odd part), and its docstring says so in the plural."""
+    text = render_family(build_family_file(user_family("z/(1+exp(-z))", "swishy", False)))
+    flat = " ".join(text.split())
+    assert ("Stated modulo `hρ`, `hσ`: premises SymPy verified but no certificate rule proves "
+            "in Lean.") in flat
+    assert "Stated modulo `hσ`: a premise SymPy verified but no certificate rule proves" in flat
