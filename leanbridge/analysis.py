@@ -220,9 +220,9 @@ class Analysis:
 
     @property
     def s_condition_necessary(self) -> bool:
-        """σ(tz)/t → relu z: the S-condition is necessary (nondegenerate weights), whatever
-        the verdict (R3)."""
-        return RECESSION_RELU in self.argument_names
+        """The S-condition is necessary (nondegenerate weights): σ(tz)/t → relu z, whatever the
+        verdict (R3), or the kink argument of a conditional σ = a·z + b·|z| (recession.md §6)."""
+        return RECESSION_RELU in self.argument_names or self.kink is not None
 
     @property
     def argument_names(self) -> list[str]:

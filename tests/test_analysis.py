@@ -885,7 +885,11 @@ def test_the_kink_argument_makes_the_s_condition_necessary():
     assert (mine.verdict, mine.kink, mine.facts.odd_coefficient) == (CONDITIONAL, 2, 6)
     assert s_condition_theorems(mine)["characterisation"] == "SkipAbsorption.absorbable_iff_of_parts"
     assert "σ(z) + σ(−z) = 2·|z| for all z" in " ".join(mine.reasons)
-    for text in ("2*z", "z + z**2", "Max(z, 0) + Max(-z, 0)/2 + 1"):
+    assert leaky.s_condition_necessary and mine.s_condition_necessary
+    # σ(0) = 1 but z + |z| elsewhere: both identities hold for p > 0, not at z = 0
+    spiked = "Piecewise((1, Eq(z, 0)), (z + Abs(z), True))"
+    assert analyse(user_family(spiked, "spiked")).facts.odd_coefficient == 2
+    for text in ("2*z", "z + z**2", spiked):
         other = analyse(user_family(text, "other"))
         assert other.kink is None and not other.necessity_proven, text
     # ReLU keeps the paper's Thm 8, GELU the large-scale limit

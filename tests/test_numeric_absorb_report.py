@@ -378,7 +378,7 @@ def test_the_necessity_blocker_text():
         "no decision: no S satisfies W_down[:,S] W_up[S,:] = −I/c (c = 2) (")
     assert ("so the sign-flip construction does not apply, but the S-condition is not known to "
             "be necessary for lin_quad (it is for ReLU, every σ with σ(t·z)/t → relu(z), and "
-            "every σ = a·z + b·|z| with b ≠ 0); other absorbing blocks are not excluded; "
+            "every σ = a·z + b·|z| with a, b ≠ 0); other absorbing blocks are not excluded; "
             "distance") in result.summary
 
 
@@ -434,7 +434,10 @@ def test_two_blockers_are_joined_by_a_semicolon():
     W_up[5] = 2.5 * W_up[2]
     result = absorb(LIN_QUAD, W_down, W_up)
     assert result.blockers == ["necessity", "degenerate"]
-    assert "b·|z| with b ≠ 0); the weights are degenerate: " in result.summary
+    assert "b·|z| with a, b ≠ 0); the weights are degenerate: " in result.summary
+    # Leaky ReLU's necessity (the kink argument) needs nondegenerate weights as ReLU's does
+    leaky = absorb(get_family("leaky_relu"), W_down, W_up)
+    assert leaky.verdict == NO_DECISION and leaky.blockers == ["degenerate"]
 
 
 # -- timings -------------------------------------------------------------------------------------

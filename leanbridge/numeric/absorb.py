@@ -1219,7 +1219,7 @@ def absorb(family: Family, W_down, W_up, A=None, eps_in: float = _F64,
         blockers.append(("necessity", (f"the S-condition is not known to be necessary for "
                                        f"{family.display} (it is for ReLU, every σ with "
                                        "σ(t·z)/t → relu(z), and every σ = a·z + b·|z| with "
-                                       "b ≠ 0)")))
+                                       "a, b ≠ 0)")))
     if not invertible:
         blockers.append(("singular_skip", ("the skip is singular, so Lemma 4 does not reduce "
                                            "it to the identity")))

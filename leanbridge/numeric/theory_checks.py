@@ -26,7 +26,9 @@ adds, for the identity skip or an invertible skip of a conditional family:
   ``SkipAbsorption.absorbable_relu_iff_of_isUnit_det`` (invertible skip) only when the weights
   pass the test above; GELU, GELU-tanh, SiLU and softplus cite their characterisation by the
   large-scale limit (``absorbable_gelu_iff`` …, and with biases ``biasedAbsorbable_gelu_iff``
-  …; :mod:`leanbridge.numeric.biased`) under the same test.
+  …; :mod:`leanbridge.numeric.biased`) under the same test; Leaky ReLU and σ = a·z + b·|z|
+  their characterisation by the kink argument (``absorbable_leakyRelu_iff``,
+  ``absorbable_iff_of_parts``; identity skip only).
 * **Minimal absorbing width** (:mod:`leanbridge.numeric.width`).
 
 The Lean names are in :data:`LEAN` (from :data:`leanbridge.lean.library.RELU_LEAN`). Nothing
