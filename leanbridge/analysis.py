@@ -716,5 +716,4 @@ def analyse(family: Family) -> Analysis:
     reasons.extend(r for a in arguments for r in a.reasons)
     reasons.extend(f"not used: {r}" for r in not_applying if r)
     return Analysis(family, facts, tuple(arguments), verdict, necessity, tuple(reasons),
-                    same_as=same_as, recession=rec, gate_parity=gate_c,
-                    kink=kink)
+                    same_as=same_as, recession=rec, gate_parity=gate_c, kink=kink)

@@ -318,7 +318,7 @@ RECESSION_FAMILIES: dict[str, dict[str, str]] = {
                       ("biased_characterisation", "biasedAbsorbable_softplus_iff"))),
     )}
 
-#: σ(z) − σ(−z) = c·z and σ(z) + σ(−z) = k·|z| with c, k ≠ 0 (σ = a·z + b·|z|, b ≠ 0): paper
+#: σ(z) − σ(−z) = c·z and σ(z) + σ(−z) = k·|z| with c, k ≠ 0 (σ = a·z + b·|z|, a, b ≠ 0): paper
 #: Thm 8's kink argument carries over (recession.md §6), by role; the general statements take
 #: both identities as hypotheses.
 KINK_LEAN: dict[str, str] = {role: recession_name(short) for role, short in (
