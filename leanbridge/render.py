@@ -161,10 +161,15 @@ def _bullet(text: str, prefix: str = "* ", width: int = 100) -> str:
 
 
 def _docwrap(text: str, width: int = 96, indent: str = "  ") -> str:
-    """Wrap a declaration docstring to Mathlib's line length (continuation lines indented)."""
-    lines = textwrap.wrap(_clean(text), width=width - 4, break_long_words=False,
+    """Wrap a declaration docstring to Mathlib's line length (continuation lines indented).
+
+    A line never starts with a binary ``-``, ``+`` or ``*`` (``σ z - σ (-z)``): Markdown, which
+    doc-gen renders docstrings with, would read it as a list item. The operator stays with the
+    word before it (joined by a no-break space while wrapping)."""
+    glued = re.sub(r" ([-+*]) ", "\u00a0\\1 ", _clean(text))
+    lines = textwrap.wrap(glued, width=width - 4, break_long_words=False,
                           break_on_hyphens=False)
-    return ("\n" + indent).join(lines)
+    return ("\n" + indent).join(line.replace("\u00a0", " ") for line in lines)
 
 
 # -- premises: library lemmas, certified lemmas, or named hypotheses -------------------------

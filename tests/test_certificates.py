@@ -601,3 +601,12 @@ def test_a_theorem_stated_modulo_two_premises_says_premises():
     assert ("Stated modulo `hρ`, `hσ`: premises SymPy verified but no certificate rule proves "
             "in Lean.") in flat
     assert "Stated modulo `hσ`: a premise SymPy verified but no certificate rule proves" in flat
+
+
+def test_no_docstring_line_starts_with_a_binary_operator():
+    """`tanh_relu z - tanh_relu (-z)` wrapped before its `-` began a line with "- ", which the
+    Markdown of doc-gen reads as a list item: the operator now stays with the word before it."""
+    text = render_family(build_family_file(user_family("z*(1+tanh(z))/2", "tanh_relu", False)))
+    continued = [line for line in text.splitlines() if re.match(r"^\s+[-+*] ", line)]
+    assert continued == []
+    assert "tanh_relu\n  z - tanh_relu (-z) = z`" in text
