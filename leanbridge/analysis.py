@@ -574,19 +574,20 @@ def s_condition_theorems(analysis: "Analysis") -> dict[str, str]:
         names["biased_characterisation"] = library.RECESSION_FAMILIES["relu"][
             "biased_characterisation"]
     elif RECESSION_RELU in analysis.argument_names:
-        own = (library.RECESSION_FAMILIES.get(analysis.family.name, {})
-               if _is_catalog(analysis.family) else {})
-        names.update(nondegenerate=lean["nondegenerate"],
-                     necessity=library.RECESSION_LEAN["necessity"],
-                     characterisation=library.RECESSION_LEAN["characterisation"])
-        names.update(own)
+        names.update(_necessity_names(analysis.family, library.RECESSION_LEAN,
+                                      library.RECESSION_FAMILIES))
     elif analysis.kink is not None:
-        own = (library.KINK_FAMILIES.get(analysis.family.name, {})
-               if _is_catalog(analysis.family) else {})
-        names.update(nondegenerate=lean["nondegenerate"],
-                     necessity=library.KINK_LEAN["necessity"],
-                     characterisation=library.KINK_LEAN["characterisation"])
-        names.update(own)
+        names.update(_necessity_names(analysis.family, library.KINK_LEAN, library.KINK_FAMILIES))
+    return names
+
+
+def _necessity_names(family: Family, general: dict[str, str],
+                     catalog: dict[str, dict[str, str]]) -> dict[str, str]:
+    """Nondegeneracy, the general necessity and characterisation of an argument, then a
+    catalog family's own theorems (which replace the general characterisation)."""
+    names = {"nondegenerate": library.RELU_LEAN["nondegenerate"],
+             "necessity": general["necessity"], "characterisation": general["characterisation"]}
+    names.update(catalog.get(family.name, {}) if _is_catalog(family) else {})
     return names
 
 
