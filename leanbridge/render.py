@@ -331,9 +331,8 @@ def _theorem(name: str, argument: str, premise: PremiseRef, body: str, proof: st
         head += "\n   "
     if hypotheses:
         doc += (" Stated modulo " + ", ".join(f"`{h.binder}`" for h in hypotheses)
-                + (": a premise SymPy verified but no certificate rule proves in Lean."
-                   if len(hypotheses) == 1 else
-                   ": premises SymPy verified but no certificate rule proves in Lean."))
+                + (": a premise" if len(hypotheses) == 1 else ": premises")
+                + " SymPy verified but no certificate rule proves in Lean.")
     return Declaration(name, "theorem", "argument", argument, head + body, proof, doc,
                        (_g(general), *premise.uses, *extra_uses), paper,
                        premise_hypotheses=hypotheses)

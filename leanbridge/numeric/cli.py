@@ -129,8 +129,9 @@ If S exists: absorbable — V_up = W_up with the rows in S negated, V_down = W_d
 If not: the relaxed distance min over a ∈ [0,1]^n of ‖W_down diag(a) W_up + A/c‖_F,
 and "not absorbable" when the condition is proved necessary (ReLU: paper Thm 8;
 GELU, GELU-tanh, SiLU, softplus: the large-scale limit, GELU's being paper Thm 10;
-Leaky ReLU and σ = a·z + b·|z|: Thm 8's kink argument; A invertible; nondegenerate weights; d ≥ 2, although the Lean statements have no
-hypothesis on d; they are not compiled here) — "no decision" (exit 1) otherwise.
+Leaky ReLU and σ = a·z + b·|z|: Thm 8's kink argument; A invertible;
+nondegenerate weights; d ≥ 2, although the Lean statements have no hypothesis
+on d; they are not compiled here) — "no decision" (exit 1) otherwise.
 Biases in the file (fc1.bias beside fc1.weight, or b_up/b_down) are used: the
 block is x + W_down σ(W_up x + b_up) + b_down; --out then also writes V_b_up
 (b_up negated on S) and V_b_down (b_down + c·W_down[:,S] b_up[S]).
