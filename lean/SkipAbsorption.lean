@@ -30,15 +30,20 @@ import SkipAbsorption.Bounded
 import SkipAbsorption.RecessionRelu
 import SkipAbsorption.RecessionActivations
 import SkipAbsorption.RecessionNecessity
+import SkipAbsorption.ReluLikeGelu
+import SkipAbsorption.ReluLikeSiluSoftplus
 import SkipAbsorption.ReluLike
 import SkipAbsorption.Bias
 import SkipAbsorption.BiasedNecessity
+import SkipAbsorption.BiasedReluLikeGelu
+import SkipAbsorption.BiasedReluLikeSiluSoftplus
 import SkipAbsorption.BiasedReluLike
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
 import SkipAbsorption.GeluTanhGate
 import SkipAbsorption.RecessionGeluTanh
 import SkipAbsorption.ReluLikeGeluTanh
+import SkipAbsorption.BiasedReluLikeGeluTanh
 import SkipAbsorption.LeakyRelu
 import SkipAbsorption.Audit
 import SkipAbsorption.Families
@@ -88,14 +93,15 @@ skip connection?" (Mijoski, Karbevski). This root file imports every library fil
   R1 (`absorbable_of_tendsto_div`: recession profile transfer) and R2 (a sublinear or bounded
   activation absorbs no skip `A ≠ 0`); `Bounded`: `tanh` and `sigmoid` instances;
 * `RecessionRelu`, `RecessionActivations`: criteria and instances (GELU, SiLU, softplus) of
-  `σ (t z) / t → relu z`; `RecessionNecessity`, `ReluLike`: the S-condition is necessary for
-  every such activation, paper Theorem 10 for GELU (`absorbable_gelu_iff`) and the same for
-  SiLU and softplus;
-* `Bias`, `BiasedNecessity`, `BiasedReluLike`, `BiasedBounded` (R4): biased blocks
-  `Wd σ(Wu x + b) + e` — the same S-condition decides absorbability with any biases; bounded
-  activations never absorb;
-* `GeluTanhGate`, `RecessionGeluTanh`, `ReluLikeGeluTanh`: the same for GELU-tanh (its limit
-  needs `tanh → 1`, proved in `GeluTanhGate`; the characterisations are in `ReluLikeGeluTanh`);
+  `σ (t z) / t → relu z`; `RecessionNecessity`: the S-condition is necessary for every such
+  activation; `ReluLikeGelu`: paper Theorem 10 for GELU (`absorbable_gelu_iff`);
+  `ReluLikeSiluSoftplus`: the same for SiLU and softplus (`ReluLike` gathers both);
+* `Bias`, `BiasedNecessity`, `BiasedReluLikeGelu`, `BiasedReluLikeSiluSoftplus` (gathered by
+  `BiasedReluLike`), `BiasedBounded` (R4): biased blocks `Wd σ(Wu x + b) + e` — the same
+  S-condition decides absorbability with any biases; bounded activations never absorb;
+* `GeluTanhGate`, `RecessionGeluTanh`, `ReluLikeGeluTanh`, `BiasedReluLikeGeluTanh`: the same
+  for GELU-tanh (its limit needs `tanh → 1`, proved in `GeluTanhGate`; the characterisations
+  are in `ReluLikeGeluTanh`, with biases in `BiasedReluLikeGeluTanh`);
 * `LeakyRelu`: activations `a z + b |z|` (odd part `c z`, even part `k |z|`) and Leaky ReLU
   as an `iff` (`absorbable_leakyRelu_iff`), by the proof of Theorem 8;
 * `GateParity`: gates with `g z + g (-z) = c ≠ 0` (sigmoid: GLU) absorb under an S-condition;

@@ -32,15 +32,18 @@ import SkipAbsorption.Bounded
 import SkipAbsorption.RecessionRelu
 import SkipAbsorption.RecessionActivations
 import SkipAbsorption.RecessionNecessity
-import SkipAbsorption.ReluLike
+import SkipAbsorption.ReluLikeGelu
+import SkipAbsorption.ReluLikeSiluSoftplus
 import SkipAbsorption.Bias
 import SkipAbsorption.BiasedNecessity
-import SkipAbsorption.BiasedReluLike
+import SkipAbsorption.BiasedReluLikeGelu
+import SkipAbsorption.BiasedReluLikeSiluSoftplus
 import SkipAbsorption.BiasedBounded
 import SkipAbsorption.GateParity
 import SkipAbsorption.GeluTanhGate
 import SkipAbsorption.RecessionGeluTanh
 import SkipAbsorption.ReluLikeGeluTanh
+import SkipAbsorption.BiasedReluLikeGeluTanh
 import SkipAbsorption.LeakyRelu
 
 /-!
@@ -372,11 +375,13 @@ for this.
 #print axioms SkipAbsorption.absorbable_iff_of_tendsto_div_relu
 #print axioms SkipAbsorption.absorbable_iff_of_tendsto_div_relu_of_isUnit_det
 
--- ReluLike.lean
+-- ReluLikeGelu.lean
 #print axioms SkipAbsorption.gelu_sub_gelu_neg_of_cdf
-#print axioms SkipAbsorption.swish_sub_swish_neg_of_sigmoid
 #print axioms SkipAbsorption.absorbable_gelu_iff
 #print axioms SkipAbsorption.absorbable_gelu_iff_of_isUnit_det
+
+-- ReluLikeSiluSoftplus.lean
+#print axioms SkipAbsorption.swish_sub_swish_neg_of_sigmoid
 #print axioms SkipAbsorption.absorbable_swish_iff
 #print axioms SkipAbsorption.absorbable_swish_iff_of_isUnit_det
 #print axioms SkipAbsorption.absorbable_softplus_iff
@@ -394,8 +399,10 @@ for this.
 #print axioms SkipAbsorption.tendsto_relu_add_div
 #print axioms SkipAbsorption.biasedAbsorbable_relu_iff
 
--- BiasedReluLike.lean
+-- BiasedReluLikeGelu.lean
 #print axioms SkipAbsorption.biasedAbsorbable_gelu_iff
+
+-- BiasedReluLikeSiluSoftplus.lean
 #print axioms SkipAbsorption.biasedAbsorbable_swish_iff
 #print axioms SkipAbsorption.biasedAbsorbable_softplus_iff
 
@@ -422,6 +429,8 @@ for this.
 -- ReluLikeGeluTanh.lean
 #print axioms SkipAbsorption.absorbable_geluTanh_iff
 #print axioms SkipAbsorption.absorbable_geluTanh_iff_of_isUnit_det
+
+-- BiasedReluLikeGeluTanh.lean
 #print axioms SkipAbsorption.biasedAbsorbable_geluTanh_iff
 
 -- LeakyRelu.lean

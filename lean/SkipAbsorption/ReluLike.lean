@@ -1,103 +1,20 @@
-import SkipAbsorption.RecessionNecessity
-import SkipAbsorption.RecessionActivations
-import SkipAbsorption.Gaussian
+import SkipAbsorption.ReluLikeGelu
+import SkipAbsorption.ReluLikeSiluSoftplus
 
 /-!
 # Paper Theorem 10 (GELU) and its class: SiLU and softplus
 
-For nondegenerate weights (`Nondegenerate Wd Wu`), a block absorbs the identity skip iff some
-index set `S` has `Wd[:,S] Wu[S,:] = -I` (`Wd * diagonal 1_S * Wu = -1`), stated exactly like
-`absorbable_relu_iff`; and for an invertible skip `A` iff `… = -A`, like
-`absorbable_relu_iff_of_isUnit_det`:
+For nondegenerate weights, a GELU, SiLU or softplus block absorbs the identity skip iff some
+index set `S` has `Wd[:,S] Wu[S,:] = -I`; for an invertible skip `A` iff `… = -A`. This file
+only gathers the two files that state it, so that importing `SkipAbsorption.ReluLike` still
+provides every declaration it used to:
 
-* `absorbable_gelu_iff`, `absorbable_gelu_iff_of_isUnit_det` (**paper Theorem 10**);
-* `absorbable_swish_iff`, `absorbable_swish_iff_of_isUnit_det` (SiLU);
-* `absorbable_softplus_iff`, `absorbable_softplus_iff_of_isUnit_det`.
+* `ReluLikeGelu.lean`: `absorbable_gelu_iff`, `absorbable_gelu_iff_of_isUnit_det`
+  (**paper Theorem 10**), `gelu_sub_gelu_neg_of_cdf`;
+* `ReluLikeSiluSoftplus.lean`: `absorbable_swish_iff`, `absorbable_softplus_iff` (and their
+  `_of_isUnit_det`), `swish_sub_swish_neg_of_sigmoid`.
 
-Each is `absorbable_iff_of_tendsto_div_relu` (`RecessionNecessity.lean`) with the recession
-limit of `RecessionActivations.lean` and the odd part `σ z - σ (-z) = z` (GELU: from
-`cdf_gaussianReal_neg`; SiLU: `Real.sigmoid_neg`; softplus: `softplus_sub_softplus_neg`).
-GELU-tanh is in `ReluLikeGeluTanh.lean`. Necessity needs no independence of analytic ridge
-functions: it is the large-scale limit (research note `recession.md` §4).
-Not compiled: no Lean toolchain here.
+They are two files so that a failure in the Gaussian measure theory GELU's odd part needs
+(`SkipAbsorption.Gaussian`) reaches neither SiLU nor softplus. GELU-tanh is in
+`ReluLikeGeluTanh.lean`.
 -/
-
-open Matrix ProbabilityTheory
-
-namespace SkipAbsorption
-
-variable {d n : ℕ}
-
-/-- GELU's odd part: `gelu z - gelu (-z) = z` (here from `cdf_gaussianReal_neg` directly, so
-that this file does not import `SkipAbsorption.Activations`). -/
-theorem gelu_sub_gelu_neg_of_cdf (z : ℝ) : gelu z - gelu (-z) = z := by
-  show z * cdf (gaussianReal 0 1) z - (-z) * cdf (gaussianReal 0 1) (-z) = z
-  first
-    | linear_combination z * cdf_gaussianReal_neg z
-    | (rw [cdf_gaussianReal_neg]; ring)
-
-/-- SiLU's odd part: `swish z - swish (-z) = z` (from `Real.sigmoid_neg`). -/
-theorem swish_sub_swish_neg_of_sigmoid (z : ℝ) : swish z - swish (-z) = z := by
-  show z * Real.sigmoid z - (-z) * Real.sigmoid (-z) = z
-  first
-    | linear_combination z * Real.sigmoid_neg z
-    | (rw [Real.sigmoid_neg]; ring)
-
-/-- **Paper Theorem 10.** For nondegenerate weights, a GELU block absorbs the identity skip
-iff some `S` has `Wd[:,S] Wu[S,:] = -I`. -/
-theorem absorbable_gelu_iff {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    Absorbable gelu 1 Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  absorbable_iff_of_tendsto_div_relu tendsto_gelu_div gelu_sub_gelu_neg_of_cdf hnd
-
-/-- **Paper Theorem 10 for an invertible skip** (through Lemma 4). -/
-theorem absorbable_gelu_iff_of_isUnit_det {A : Matrix (Fin d) (Fin d) ℝ} (hA : IsUnit A.det)
-    {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    Absorbable gelu A Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -A :=
-  absorbable_iff_of_tendsto_div_relu_of_isUnit_det hA tendsto_gelu_div
-    gelu_sub_gelu_neg_of_cdf hnd
-
-/-- **SiLU / Swish.** For nondegenerate weights, a SiLU block absorbs the identity skip iff
-some `S` has `Wd[:,S] Wu[S,:] = -I`. -/
-theorem absorbable_swish_iff {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    Absorbable swish 1 Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  absorbable_iff_of_tendsto_div_relu tendsto_swish_div swish_sub_swish_neg_of_sigmoid hnd
-
-/-- SiLU / Swish, invertible skip. -/
-theorem absorbable_swish_iff_of_isUnit_det {A : Matrix (Fin d) (Fin d) ℝ} (hA : IsUnit A.det)
-    {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    Absorbable swish A Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -A :=
-  absorbable_iff_of_tendsto_div_relu_of_isUnit_det hA tendsto_swish_div
-    swish_sub_swish_neg_of_sigmoid hnd
-
-/-- **softplus.** For nondegenerate weights, a softplus block absorbs the identity skip iff
-some `S` has `Wd[:,S] Wu[S,:] = -I`. -/
-theorem absorbable_softplus_iff {Wd : Matrix (Fin d) (Fin n) ℝ}
-    {Wu : Matrix (Fin n) (Fin d) ℝ} (hnd : Nondegenerate Wd Wu) :
-    Absorbable softplus 1 Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  absorbable_iff_of_tendsto_div_relu tendsto_softplus_div softplus_sub_softplus_neg hnd
-
-/-- softplus, invertible skip. -/
-theorem absorbable_softplus_iff_of_isUnit_det {A : Matrix (Fin d) (Fin d) ℝ}
-    (hA : IsUnit A.det) {Wd : Matrix (Fin d) (Fin n) ℝ} {Wu : Matrix (Fin n) (Fin d) ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    Absorbable softplus A Wd Wu ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -A :=
-  absorbable_iff_of_tendsto_div_relu_of_isUnit_det hA tendsto_softplus_div
-    softplus_sub_softplus_neg hnd
-
-end SkipAbsorption

@@ -1,23 +1,18 @@
 import SkipAbsorption.CatalogActivations
 import SkipAbsorption.RecessionGeluTanh
 import SkipAbsorption.RecessionNecessity
-import SkipAbsorption.BiasedNecessity
 
 /-!
 # GELU-tanh blocks: the characterisations
 
 For nondegenerate weights (`Nondegenerate Wd Wu`), a GELU-tanh block absorbs the identity skip
 iff some index set `S` has `Wd[:,S] Wu[S,:] = -I` (`Wd * diagonal 1_S * Wu = -1`), stated
-exactly like `absorbable_relu_iff`; for an invertible skip `A` iff `… = -A`; with biases, the
-same S-condition as without:
+exactly like `absorbable_relu_iff`; for an invertible skip `A` iff `… = -A`:
+`absorbable_geluTanh_iff`, `absorbable_geluTanh_iff_of_isUnit_det`.
 
-* `absorbable_geluTanh_iff`, `absorbable_geluTanh_iff_of_isUnit_det`;
-* `biasedAbsorbable_geluTanh_iff` (R4, with biases).
-
-Each is `absorbable_iff_of_tendsto_div_relu` (`RecessionNecessity.lean`) or
-`biasedAbsorbable_iff_of_tendsto_add_div_relu` (`BiasedNecessity.lean`) with the recession
-limits of `RecessionGeluTanh.lean` and the odd part `geluTanh_sub_geluTanh_neg`
-(`CatalogActivations.lean`).
+Each is `absorbable_iff_of_tendsto_div_relu` (`RecessionNecessity.lean`) with the recession
+limit of `RecessionGeluTanh.lean` and the odd part `geluTanh_sub_geluTanh_neg`
+(`CatalogActivations.lean`). With biases: `BiasedReluLikeGeluTanh.lean`.
 Not compiled: no Lean toolchain here.
 -/
 
@@ -44,16 +39,6 @@ theorem absorbable_geluTanh_iff_of_isUnit_det {A : Matrix (Fin d) (Fin d) ℝ}
       ∃ S : Finset (Fin n),
         Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -A :=
   absorbable_iff_of_tendsto_div_relu_of_isUnit_det hA tendsto_geluTanh_div
-    geluTanh_sub_geluTanh_neg hnd
-
-/-- **Biased GELU-tanh blocks.** -/
-theorem biasedAbsorbable_geluTanh_iff {Wd : Matrix (Fin d) (Fin n) ℝ}
-    {Wu : Matrix (Fin n) (Fin d) ℝ} {b : Fin n → ℝ} {e : Fin d → ℝ}
-    (hnd : Nondegenerate Wd Wu) :
-    BiasedAbsorbable geluTanh 1 Wd Wu b e ↔
-      ∃ S : Finset (Fin n),
-        Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wu = -1 :=
-  biasedAbsorbable_iff_of_tendsto_add_div_relu tendsto_geluTanh_add_div
     geluTanh_sub_geluTanh_neg hnd
 
 end SkipAbsorption

@@ -95,7 +95,7 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                    "R3 (beyond the paper)",
                    "If σ(t z)/t → relu z for every z, σ(z) − σ(−z) = z and the weights are "
                    "nondegenerate, the identity skip is absorbed iff the S-condition holds"),
-    GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.ReluLike", "Thm 10 (only if)",
+    GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.ReluLikeGelu", "Thm 10 (only if)",
                    "GELU, nondegenerate weights: the identity skip is absorbed iff the "
                    "S-condition holds (by the large-scale limit)"),
     *(GeneralTheorem(f"absorbable_{name}_iff", module, "R3 (beyond the paper)",
@@ -103,8 +103,8 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                      "S-condition holds (by the large-scale limit)")
       for name, module, display in (
           ("geluTanh", "SkipAbsorption.ReluLikeGeluTanh", "GELU (tanh)"),
-          ("swish", "SkipAbsorption.ReluLike", "SiLU"),
-          ("softplus", "SkipAbsorption.ReluLike", "softplus"))),
+          ("swish", "SkipAbsorption.ReluLikeSiluSoftplus", "SiLU"),
+          ("softplus", "SkipAbsorption.ReluLikeSiluSoftplus", "softplus"))),
 )}
 
 #: Paper results and the general theorems that formalise them (for the dependency graph).
@@ -237,22 +237,22 @@ RECESSION_NAMES: dict[str, tuple[str, ...]] = {
         "tendsto_gelu_div", "tendsto_swish_div", "tendsto_softplus_div"),
     "SkipAbsorption.RecessionGeluTanh": ("tendsto_geluTanh_div",),
     "SkipAbsorption.ReluLikeGeluTanh": (
-        "absorbable_geluTanh_iff", "absorbable_geluTanh_iff_of_isUnit_det",
-        "biasedAbsorbable_geluTanh_iff"),
+        "absorbable_geluTanh_iff", "absorbable_geluTanh_iff_of_isUnit_det"),
+    "SkipAbsorption.BiasedReluLikeGeluTanh": ("biasedAbsorbable_geluTanh_iff",),
     "SkipAbsorption.RecessionNecessity": (
         "exists_sCondition_of_absorbable_of_tendsto_div_relu",
         "absorbable_iff_of_tendsto_div_relu"),
-    "SkipAbsorption.ReluLike": (
-        "absorbable_gelu_iff", "absorbable_swish_iff", "absorbable_softplus_iff",
-        "absorbable_gelu_iff_of_isUnit_det", "absorbable_swish_iff_of_isUnit_det",
-        "absorbable_softplus_iff_of_isUnit_det"),
+    "SkipAbsorption.ReluLikeGelu": ("absorbable_gelu_iff", "absorbable_gelu_iff_of_isUnit_det"),
+    "SkipAbsorption.ReluLikeSiluSoftplus": (
+        "absorbable_swish_iff", "absorbable_softplus_iff",
+        "absorbable_swish_iff_of_isUnit_det", "absorbable_softplus_iff_of_isUnit_det"),
     "SkipAbsorption.Bias": (
         "biasedMlp", "BiasedAbsorbable", "biasedAbsorbable_of_sCondition",
         "absorbable_of_biasedAbsorbable_of_tendsto", "eq_zero_of_biasedAbsorbable_of_bounded"),
     "SkipAbsorption.BiasedNecessity": ("biasedAbsorbable_relu_iff",),
-    "SkipAbsorption.BiasedReluLike": (
-        "biasedAbsorbable_gelu_iff", "biasedAbsorbable_swish_iff",
-        "biasedAbsorbable_softplus_iff"),
+    "SkipAbsorption.BiasedReluLikeGelu": ("biasedAbsorbable_gelu_iff",),
+    "SkipAbsorption.BiasedReluLikeSiluSoftplus": (
+        "biasedAbsorbable_swish_iff", "biasedAbsorbable_softplus_iff"),
     "SkipAbsorption.BiasedBounded": ("not_biasedAbsorbable_tanh", "not_biasedAbsorbable_sigmoid"),
     "SkipAbsorption.GateParity": (
         "gatedAbsorbable_of_gateParity", "gatedAbsorbable_sigmoid_of_sCondition"),
