@@ -17,7 +17,8 @@ set `S` has `Wd[:,S] Wu[S,:] = -I` — the S-condition of the bias-free block (r
   `c = 1`;
 * `tendsto_relu_add_div`, `biasedAbsorbable_relu_iff`: ReLU (paper Theorem 8 with biases).
 
-GELU, SiLU and softplus: `BiasedReluLike.lean`; GELU-tanh: `ReluLikeGeluTanh.lean`.
+GELU: `BiasedReluLikeGelu.lean`; SiLU and softplus: `BiasedReluLikeSiluSoftplus.lean`; GELU-tanh:
+`BiasedReluLikeGeluTanh.lean`.
 Not compiled: no Lean toolchain here.
 -/
 
