@@ -532,6 +532,35 @@ def _recession_premise(symbol: str, kind: str) -> PremiseRef:
     return PremiseRef(RECESSION_BINDER, hypothesis)
 
 
+def _bounded_theorem(f: FamilyFile_) -> Declaration | None:
+    """R2 for a family whose Lean definition is printed as exactly ``f z`` with ``f`` a bounded
+    Mathlib function of :data:`library.BOUNDED_LEAN` (``tanh``, ``sigmoid``): the family's
+    definition is ``f`` by ``funext fun z => rfl``, so the library's theorem applies, with no
+    premise. None for any other definition (its R2 theorem is stated modulo ``hρ``)."""
+    try:
+        term = lean_code(f.family.expr)
+    except LeanPrintError:
+        return None
+    function = next((fn for fn in library.BOUNDED_LEAN if term == f"{fn} z"), None)
+    if function is None:
+        return None
+    theorem = library.BOUNDED_LEAN[function]
+    short = theorem.removeprefix(library.NAMESPACE + ".")
+    s = f.symbol
+    f.modules.add(library.recession_module(short))
+    return Declaration(
+        f"{f.family.name}_not_absorbable_recession", "theorem", "argument", RECESSION,
+        f" {{d n : ℕ}}\n    {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n    ¬ Absorbable {s} A Wd Wu",
+        f"by\n  first\n    | exact {short} hA Wd Wu\n"
+        f"    | (have e : {s} = {function} := funext fun z => rfl\n"
+        f"       rw [e]; exact {short} hA Wd Wu)",
+        f"**The large-scale limit (R2, beyond the paper).** `{s}` is `{function}`, bounded by 1: "
+        "evaluating an absorbing identity at `t • x` and dividing by `t` gives `A x = 0`, so no "
+        "block of the same width absorbs a skip `A ≠ 0`, for any weights (the library's "
+        f"`{short}`).",
+        (theorem,))
+
+
 def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
                         lean_side) -> list[Declaration]:
     """The theorems of the large-scale limit for one family.
@@ -544,6 +573,10 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
     """
     s, name = f.symbol, f.family.name
     lean = library.RECESSION_LEAN
+    if rec_kind == library.TENDSTO_DIV_ZERO and lean_side is None:
+        bounded = _bounded_theorem(f)
+        if bounded is not None:
+            return [bounded]
     if rec_kind == library.TENDSTO_DIV_ZERO:
         premise = _recession_premise(s, rec_kind)
         general = lean["sublinear"].removeprefix(library.NAMESPACE + ".")

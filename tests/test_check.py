@@ -131,8 +131,9 @@ def test_all_proved_exits_0_with_one_build_and_one_audit(project, standin, tmp_p
     assert result.lean_status == "ran" and not result.modules
     assert result.lean_note == "lake build succeeded"
     assert 0 <= result.duration_s < 3600
-    # tanh's and sigmoid's R2 theorems are stated modulo hρ (issue 22)
-    assert {r.verdict for r in result.records} == {"proved", "proved_modulo_premise"}
+    # every catalog theorem is plain `proved`: none is stated modulo a premise (tanh's and
+    # sigmoid's R2 theorems instantiate the library's `not_absorbable_tanh`/`_sigmoid`)
+    assert {r.verdict for r in result.records} == {"proved"}
     assert result.exit_code == 0
     data = validate(result)
     assert data["toolchain"]["lake_version"].startswith("stand-in lake")
@@ -210,8 +211,8 @@ def test_failed_module_without_theorems_is_never_green(project, standin, tmp_pat
     audit = "SkipAbsorption/Audit.lean"
     lake = standin(errors={audit: [{"line": 20, "text": "unknown constant 'SkipAbsorption.x'"}]})
     result = run_check(project, lake=lake, timeout=60)
-    # no theorem is in Audit.lean (tanh, sigmoid: modulo hρ, issue 22)
-    assert {r.verdict for r in result.records} == {"proved", "proved_modulo_premise"}
+    # no theorem is in Audit.lean
+    assert {r.verdict for r in result.records} == {"proved"}
     assert result.build_failed and result.exit_code == 1
     failed = [m for m in result.modules if m.status == "failed"]
     assert [m.module for m in failed] == ["SkipAbsorption.Audit"]
@@ -633,6 +634,11 @@ def test_stale_generated_file_marks_its_theorems_stale(project, tmp_path, monkey
 
 def test_missing_generated_file_marks_its_theorems_stale(project, tmp_path, monkeypatch):
     _no_lean(tmp_path, monkeypatch)
+    # tanh's R2 theorem as it is stated without the library's `not_absorbable_tanh`: modulo hρ
+    # (no catalog theorem has a premise any more; this keeps one whose file goes missing)
+    from leanbridge.lean import library
+    monkeypatch.setattr(library, "BOUNDED_LEAN", {})
+    assert CliRunner().invoke(main, ["generate", "--project", str(project)]).exit_code == 0
     intact = {r.decl: r for r in run_check(project).records if r.family == "tanh"}
     (project / "SkipAbsorption" / "Families" / "Tanh.lean").unlink()
     result = run_check(project)
@@ -640,7 +646,7 @@ def test_missing_generated_file_marks_its_theorems_stale(project, tmp_path, monk
     assert records and {r.verdict for r in records} == {"stale"}
     # each keeps what its family's plan says about it; only its place in the file is gone
     assert {r.decl for r in records} == set(intact)
-    assert any(r.premises for r in records)       # tanh's R2 theorem: stated modulo hρ
+    assert any(r.premises for r in records)       # tanh's R2 theorem, modulo hρ here
     for record in records:
         before = intact[record.decl]
         assert record.line is None and before.line is not None

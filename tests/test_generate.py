@@ -147,19 +147,51 @@ def test_relu_family_file_imports_the_light_relu_module():
     assert "\nopen " not in text
 
 
-@pytest.mark.parametrize("name, symbol", [("glu", "Real.sigmoid z"), ("tanh", "Real.tanh z")])
+@pytest.mark.parametrize("name, symbol", [("glu", "Real.sigmoid z")])
 def test_golden_without_an_instantiated_theorem_has_a_definition_and_no_theorem(name, symbol):
-    """(GLU: gate parity is stated in the library only; tanh: its R2 theorem is instantiated
-    modulo hρ since issue 22, so only its definition is checked here.)"""
+    """(GLU: gate parity is stated in the library only.)"""
     text = render_family(build_family_file(get_family(name)))
-    if name == "tanh":
-        assert f"def {name} (z : ℝ) : ℝ :=\n  {symbol}" in text
-        assert "theorem tanh_not_absorbable_recession" in text and "(hρ : " in text
-        return
     assert f"def {name} (z : ℝ) : ℝ :=\n  {symbol}" in text
     assert "\ntheorem " not in text
     assert "-- No theorem for this family" in text
     assert "sorry" not in text
+
+
+@pytest.mark.parametrize("name, function", [("tanh", "Real.tanh"), ("sigmoid", "Real.sigmoid")])
+def test_a_bounded_mathlib_activation_instantiates_the_library_theorem_without_premise(
+        name, function):
+    """tanh and sigmoid are printed as exactly `Real.tanh z` / `Real.sigmoid z`: their R2
+    theorem is the library's `not_absorbable_<name>` (`σ = f` by `funext fun z => rfl`), with no
+    hypothesis `hρ`, and the file imports `SkipAbsorption.Bounded`."""
+    plan = build_family_file(get_family(name))
+    text = render_family(plan)
+    assert f"def {name} (z : ℝ) : ℝ :=\n  {function} z" in text
+    (theorem,) = plan.theorems
+    assert theorem.name == f"{name}_not_absorbable_recession"
+    assert not theorem.premise_hypotheses and "hρ" not in text
+    assert theorem.uses == (f"SkipAbsorption.not_absorbable_{name}",)
+    assert f"    | exact not_absorbable_{name} hA Wd Wu\n" in theorem.proof
+    assert f"have e : {name} = {function} := funext fun z => rfl" in theorem.proof
+    assert "import SkipAbsorption.Bounded\n" in text
+    assert "¬ Absorbable " + name + " A Wd Wu" in theorem.signature
+
+
+@pytest.mark.parametrize("expr", ["tanh(2*z)", "2*tanh(z)", "1/(1 + exp(-z))", "sigmoid(z) - 1/2"])
+def test_a_bounded_activation_that_is_not_exactly_tanh_or_sigmoid_keeps_its_premise(expr):
+    """The rule is syntactic on the printed definition: any other bounded σ (even one equal to
+    sigmoid, written as 1/(1 + e^{-z})) states R2 modulo its SymPy-verified hρ."""
+    plan = build_family_file(user_family(expr, "bounded_user"))
+    (theorem,) = plan.theorems
+    assert [h.binder for h in theorem.premise_hypotheses] == ["hρ"]
+    assert theorem.uses[0] == "SkipAbsorption.eq_zero_of_absorbable_of_tendsto_div_zero"
+
+
+def test_a_user_tanh_gets_the_library_theorem_too():
+    plan = build_family_file(user_family("tanh(z)", "my_tanh"))
+    (theorem,) = plan.theorems
+    assert not theorem.premise_hypotheses
+    assert "exact not_absorbable_tanh hA Wd Wu" in theorem.proof
+    assert "have e : my_tanh = Real.tanh := funext fun z => rfl" in theorem.proof
 
 
 def test_library_definitions_are_tied_to_sympy_by_rfl():

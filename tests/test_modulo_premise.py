@@ -114,17 +114,17 @@ def test_proved_modulo_a_verified_premise_is_green_and_says_so(project, lake):
     assert result.exit_code == 0
     text = terminal(result)
     # shifted_softplus: the S-condition theorem and, by the large-scale limit (issue 22), its
-    # characterisation (hσ and hρ); the catalog's tanh and sigmoid: R2 modulo hρ
-    assert "4 proved modulo a SymPy-verified premise" in text
+    # characterisation (hσ and hρ); no catalog theorem is stated modulo a premise
+    assert "2 proved modulo a SymPy-verified premise" in text
     assert f"{HYPOTHESIS} — verified by SymPy, not by Lean" in text
-    assert "4 proved_modulo_premise" in text.splitlines()[-1]
+    assert "2 proved_modulo_premise" in text.splitlines()[-1]
     data = json.loads(to_json(result))
     jsonschema.validate(data, CHECK_SCHEMA)
     entry = next(r for r in data["results"] if r["decl"] == SOFTPLUS)
     assert entry["verdict"] == "proved_modulo_premise"
     assert entry["premises"][0]["sympy_status"] == "verified"
     assert entry["premises"][0]["verified_by_lean"] is False
-    assert data["summary"]["proved_modulo_premise"] == 4
+    assert data["summary"]["proved_modulo_premise"] == 2
     assert "(modulo `hσ`: verified by SymPy, not by Lean)" in step_summary(result)
 
 
@@ -155,8 +155,9 @@ def test_a_premise_sympy_does_not_verify_is_never_green(project, lake, monkeypat
     assert "2 stated modulo a premise SymPy did NOT verify in this run: not green (exit 1)" \
         in text
     assert f"NOT verified by SymPy in this run ({status}" in text
-    # (only tanh's and sigmoid's theorems, modulo their verified hρ, count as such)
-    assert "2 proved modulo a SymPy-verified premise" in text
+    # (no other theorem is stated modulo a premise: none counts as proved modulo a verified one)
+    assert "proved modulo a SymPy-verified premise" not in text
+    assert "2 proved_modulo_premise" in text.splitlines()[-1]
     case = ET.fromstring(to_junit(result)).find(f".//testcase[@name='{SOFTPLUS}']")
     assert case.find("failure").get("type") == "premise_unverified"
     assert any(line.startswith("::error ") and "premise not verified" in line
@@ -208,6 +209,7 @@ def test_without_lean_the_record_still_names_its_premises(project, tmp_path, mon
     no_lean(tmp_path, monkeypatch)
     generate(project, "log(cosh(z))", "log_cosh")          # even and o(z): two hypotheses
     generate(project, "(pi-3)*Max(z,0)", "pi_relu")         # c = π − 3: `hc : c ≠ 0`
+    generate(project, "tanh(2*z)", "tanh_two")      # R2 modulo hρ (not `Real.tanh z` itself)
     result = run_check(project)
     record = record_of(result)
     assert record.verdict == "not_run"
@@ -218,8 +220,7 @@ def test_without_lean_the_record_still_names_its_premises(project, tmp_path, mon
                      ("log_cosh", "isLittleO", VERIFIED), ("pi_relu", "nonzero", VERIFIED),
                      # the large-scale limit's premise hρ (issue 22)
                      ("shifted_softplus", "tendsto_div_relu", VERIFIED),
-                     ("tanh", "tendsto_div_zero", VERIFIED),
-                     ("sigmoid", "tendsto_div_zero", VERIFIED)}
+                     ("tanh_two", "tendsto_div_zero", VERIFIED)}
     assert result.exit_code == 3
     text = terminal(result)
     assert "stated modulo a SymPy-verified premise, not proved by Lean here" in text

@@ -87,6 +87,10 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                    "R2 (beyond the paper)",
                    "If σ(t z)/t → 0 as t → ∞ for every z, a block that absorbs the skip A has "
                    "A = 0"),
+    *(GeneralTheorem(f"not_absorbable_{name}", "SkipAbsorption.Bounded", "R2 (beyond the paper)",
+                     f"A {name} block absorbs no skip A ≠ 0, for all d, n and weights ({name} is "
+                     "bounded)")
+      for name in ("tanh", "sigmoid")),
     GeneralTheorem("exists_sCondition_of_absorbable_of_tendsto_div_relu",
                    "SkipAbsorption.RecessionNecessity", "R3 (beyond the paper)",
                    "If σ(t z)/t → relu z for every z and the weights are nondegenerate, an "
@@ -317,6 +321,15 @@ RECESSION_FAMILIES: dict[str, dict[str, str]] = {
                       ("characterisation_skip", "absorbable_softplus_iff_of_isUnit_det"),
                       ("biased_characterisation", "biasedAbsorbable_softplus_iff"))),
     )}
+
+#: Bounded activations the library proves absorb no skip A ≠ 0 (R2 through
+#: `eq_zero_of_absorbable_of_bounded`, with Mathlib's bound |f| ≤ 1), by the Mathlib function.
+#: A family whose printed Lean definition is exactly ``f z`` for one of them is ``f`` by
+#: ``funext fun z => rfl``: its R2 theorem instantiates the library's, with no premise.
+BOUNDED_LEAN: dict[str, str] = {
+    "Real.tanh": recession_name("not_absorbable_tanh"),
+    "Real.sigmoid": recession_name("not_absorbable_sigmoid"),
+}
 
 #: σ(z) − σ(−z) = c·z and σ(z) + σ(−z) = k·|z| with c, k ≠ 0 (σ = a·z + b·|z|, a, b ≠ 0): paper
 #: Thm 8's kink argument carries over (recession.md §6), by role; the general statements take
