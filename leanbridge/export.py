@@ -103,6 +103,7 @@ _SHAPES = (
     ("_not_absorbable_even_of_ne_zero", "even_nonzero"),
     ("_not_absorbable_even", "even"),
     ("_absorbable_of_sCondition", "s_condition"),
+    ("_gatedAbsorbable_of_sCondition", "gated_s_condition"),
     # the large-scale limit (issue 22)
     ("_not_absorbable_recession", "nonzero_skip"),
     ("_absorbable_iff", "characterisation"),
@@ -119,6 +120,7 @@ SHAPE_TITLES = {
     "even": "the identity skip is not absorbed",
     "even_nonzero": r"no skip $A\neq 0$ is absorbed",
     "s_condition": "the S-condition gives an absorbing block",
+    "gated_s_condition": "the S-condition gives an absorbing block",
     # the large-scale limit (issue 22)
     "nonzero_skip": r"no skip $A\neq 0$ is absorbed",
     "characterisation": "the identity skip is absorbed if and only if the S-condition holds",

@@ -561,6 +561,38 @@ def _bounded_theorem(f: FamilyFile_) -> Declaration | None:
         (theorem,))
 
 
+def _gate_parity_theorem(f: FamilyFile_) -> Declaration | None:
+    """Gate parity's sufficiency for a gated family whose Lean gate is printed as exactly
+    ``f z`` with ``f`` a gate of :data:`library.GATE_PARITY_LEAN` (the sigmoid: GLU): the gate
+    is ``f`` by ``funext fun z => rfl``, so the library's theorem applies, with no premise. None
+    for any other gate (gate parity then stays stated in the library only)."""
+    try:
+        term = lean_code(f.family.expr)
+    except LeanPrintError:
+        return None
+    function = next((fn for fn in library.GATE_PARITY_LEAN if term == f"{fn} z"), None)
+    if function is None:
+        return None
+    theorem = library.GATE_PARITY_LEAN[function]
+    short = theorem.removeprefix(library.NAMESPACE + ".")
+    s = f.symbol
+    f.modules.add(library.recession_module(short))
+    return Declaration(
+        f"{f.family.name}_gatedAbsorbable_of_sCondition", "theorem", "argument", GATE_PARITY,
+        f" {{d n : ℕ}} {SKIP}\n    {WD} {WGV}\n    (S : Finset (Fin n))\n"
+        f"    (hS : Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wv = -A) :\n"
+        f"    GatedAbsorbable {s} A Wd Wg Wv",
+        f"by\n  first\n    | exact {short} Wd Wg Wv S hS\n"
+        f"    | (have e : {s} = {function} := funext fun z => rfl\n"
+        f"       rw [e]; exact {short} Wd Wg Wv S hS)",
+        f"**Gate parity (beyond the paper).** The gate `{s}` is `{function}`, and "
+        f"`{function} z + {function} (-z) = 1`: if an index set `S` has "
+        "`W_down[:,S] W_val[S,:] = -A`, negating the rows of `W_gate` and the columns of "
+        "`W_down` indexed by `S` (`W_val` kept) absorbs the skip `A` (the library's "
+        f"`{short}`). Necessity is open.",
+        (theorem,))
+
+
 def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
                         lean_side) -> list[Declaration]:
     """The theorems of the large-scale limit for one family.
@@ -784,6 +816,10 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
                 builder.modules.add("SkipAbsorption.Defs")     # `relu` in the premise
             builder.declarations.extend(declarations)
         elif argument.name == GATE_PARITY:
+            sufficiency = _gate_parity_theorem(builder)
+            if sufficiency is not None:
+                builder.declarations.append(sufficiency)
+                continue
             own = library.GATE_PARITY_FAMILIES.get(family.name) if _is_catalog(family) else None
             builder.not_formalised.append(
                 "gate_parity: stated in the library, not instantiated in this file: "

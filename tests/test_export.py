@@ -78,7 +78,8 @@ def test_every_argument_theorem_has_an_exported_shape():
     assert len(data.statements) == len(argument_theorems) >= 30
     assert {s.shape for s in data.statements} == {"degree", "identity", "invertible", "stack",
                                                   "even", "even_nonzero", "s_condition",
-                                                  "nonzero_skip", "characterisation"}
+                                                  "gated_s_condition", "nonzero_skip",
+                                                  "characterisation"}
 
 
 def test_library_entries_name_declared_theorems_and_cover_the_instantiated_ones():
@@ -174,14 +175,19 @@ def test_latex_per_family_keeps_one_statement_per_theorem():
     result = export("--format", "latex", "--per-family", "relu2", "leaky_relu", "glu")
     assert result.exit_code == 0
     text = result.output
-    assert text.count(r"\begin{theorem}") == text.count(r"\end{theorem}") == 5
+    assert text.count(r"\begin{theorem}") == text.count(r"\end{theorem}") == 6
     assert r"\label{thm:relu2-not-absorbable-degree}" in text
     assert r"$A x + W_{\mathrm{down}}\,\sigma(W_{\mathrm{up}}x)" in text
     assert r"= -\tfrac{100}{101}\, I_d$" in text          # leaky ReLU's condition, c = 101/100
     assert r"\max(z, 0.01 z)" in text
     assert "Lean: \\texttt{SkipAbsorption.Families.relu2\\_\\allowbreak{}not" in text
     assert "leanprover/lean4:v4.35.0" in text
-    assert re.search(r"GLU\\newline conditional & -- & no theorem", text)
+    # GLU: gate parity's sufficiency, the library's `gatedAbsorbable_sigmoid_of_sCondition`
+    assert r"\label{thm:glu-gatedAbsorbable-of-sCondition}" in text
+    assert (r"every $A\in\mathbb{R}^{d\times d}$, all $W_{\mathrm{down}}\in\mathbb{R}^{d\times n}$ "
+            r"and $W_{\mathrm{gate}}, W_{\mathrm{val}}\in\mathbb{R}^{n\times d}$") in text
+    assert r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -A$" in text
+    assert r"Let $g(z) = " in text
 
 
 def test_latex_fragment_has_no_preamble():
@@ -232,6 +238,20 @@ def test_user_families_are_exportable_by_name_and_in_full_exports(project):
     latex = export("--format", "latex", project=project).output
     assert r"\raggedright relu34\newline never & \raggedright $\sigma(z) = \max(0, z)^{3}$ & " \
         in latex
+
+
+def test_a_family_without_a_theorem_is_a_row_that_says_so(project):
+    """A gate with gate parity g(z) + g(−z) = 2 that is not the sigmoid: conditional, stated in
+    the library only, so its family file has no theorem and the exports say "no theorem"."""
+    generated = CliRunner().invoke(main, ["generate", "--project", str(project), "--gated",
+                                          "--expr", "tanh(z) + 1", "--name", "tanh_gate"])
+    assert generated.exit_code == 0, generated.output
+    markdown = export("--format", "markdown", "--per-family", "tanh_gate", project=project).output
+    assert "| tanh_gate | conditional | — | — | — | no theorem |" in markdown
+    latex = export("--format", "latex", "--per-family", "tanh_gate", project=project).output
+    assert r"\raggedright tanh\_gate\newline conditional & -- & no theorem \tabularnewline" \
+        in latex
+    assert r"\begin{theorem}" not in latex
 
 
 def test_repeated_names_are_exported_once():
@@ -340,7 +360,9 @@ def test_markdown_carries_the_same_information(tmp_path):
                   str(report)).output
     assert "| SwiGLU | never | linearisation | " \
            "`SkipAbsorption.Families.swiglu_not_stack_eq` | library lemma | proved |" in text
-    assert "| GLU | conditional | — | — | — | no theorem |" in text
+    assert ("| GLU | conditional | gate_parity | "
+            "`SkipAbsorption.Families.glu_gatedAbsorbable_of_sCondition` | — | not checked by Lean |"
+            ) in text
     assert "## GLU (`glu`): conditional" in text
     assert "Lean: `SkipAbsorption.Families.swiglu_not_stack_eq`; status: proved by Lean." in text
     default = export("--format", "markdown", "relu2", "gelu").output

@@ -147,14 +147,34 @@ def test_relu_family_file_imports_the_light_relu_module():
     assert "\nopen " not in text
 
 
-@pytest.mark.parametrize("name, symbol", [("glu", "Real.sigmoid z")])
-def test_golden_without_an_instantiated_theorem_has_a_definition_and_no_theorem(name, symbol):
-    """(GLU: gate parity is stated in the library only.)"""
-    text = render_family(build_family_file(get_family(name)))
-    assert f"def {name} (z : ℝ) : ℝ :=\n  {symbol}" in text
+def test_golden_without_an_instantiated_theorem_has_a_definition_and_no_theorem():
+    """A gate with gate parity that is not exactly the sigmoid: gate parity is stated in the
+    library only."""
+    text = render_family(build_family_file(user_family("tanh(z) + 1", "tanh_gate", True)))
+    assert "def tanh_gate (z : ℝ) : ℝ :=\n  Real.tanh z + 1" in text
     assert "\ntheorem " not in text
     assert "-- No theorem for this family" in text
     assert "sorry" not in text
+
+
+def test_glu_instantiates_the_library_gate_parity_theorem():
+    """GLU's gate is printed as exactly `Real.sigmoid z`: its sufficiency theorem is the
+    library's `gatedAbsorbable_sigmoid_of_sCondition` (`glu = Real.sigmoid` by `funext`), with
+    no premise; a user's gated `sigmoid(z)` gets the same, a gated `sigmoid(2*z)` does not."""
+    plan = build_family_file(get_family("glu"))
+    text = render_family(plan)
+    (theorem,) = plan.theorems
+    assert theorem.name == "glu_gatedAbsorbable_of_sCondition" and not theorem.premise_hypotheses
+    assert theorem.uses == ("SkipAbsorption.gatedAbsorbable_sigmoid_of_sCondition",)
+    assert "    | exact gatedAbsorbable_sigmoid_of_sCondition Wd Wg Wv S hS\n" in theorem.proof
+    assert "have e : glu = Real.sigmoid := funext fun z => rfl" in theorem.proof
+    assert theorem.signature.endswith("= -A) :\n    GatedAbsorbable glu A Wd Wg Wv")
+    assert "import SkipAbsorption.GateParity\n" in text
+    assert "not instantiated in this file" not in text
+    mine = build_family_file(user_family("sigmoid(z)", "my_glu", True))
+    assert [d.name for d in mine.theorems] == ["my_glu_gatedAbsorbable_of_sCondition"]
+    other = build_family_file(user_family("sigmoid(2*z)", "glu_two", True))
+    assert other.theorems == () or list(other.theorems) == []
 
 
 @pytest.mark.parametrize("name, function", [("tanh", "Real.tanh"), ("sigmoid", "Real.sigmoid")])

@@ -91,6 +91,10 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                      f"A {name} block absorbs no skip A ≠ 0, for all d, n and weights ({name} is "
                      "bounded)")
       for name in ("tanh", "sigmoid")),
+    GeneralTheorem("gatedAbsorbable_sigmoid_of_sCondition", "SkipAbsorption.GateParity",
+                   "gate parity (beyond the paper)",
+                   "A gated sigmoid block (GLU) absorbs the skip A if some S has "
+                   "W_down[:,S] W_val[S,:] = −A"),
     GeneralTheorem("exists_sCondition_of_absorbable_of_tendsto_div_relu",
                    "SkipAbsorption.RecessionNecessity", "R3 (beyond the paper)",
                    "If σ(t z)/t → relu z for every z and the weights are nondegenerate, an "
@@ -354,6 +358,12 @@ BOUNDED_FAMILIES: dict[str, dict[str, str]] = {
 #: Catalog gated families whose gate has g(z) + g(−z) = c ≠ 0 (sufficiency only).
 GATE_PARITY_FAMILIES: dict[str, str] = {
     "glu": recession_name("gatedAbsorbable_sigmoid_of_sCondition")}
+
+#: Gates whose gate parity the library proves, by the Mathlib function (``g z + g (-z) = 1``,
+#: so ``c = 1``): a gated family whose printed Lean gate is exactly ``f z`` is ``f`` by
+#: ``funext fun z => rfl``, and its sufficiency theorem instantiates the library's.
+GATE_PARITY_LEAN: dict[str, str] = {
+    "Real.sigmoid": recession_name("gatedAbsorbable_sigmoid_of_sCondition")}
 
 
 @dataclass(frozen=True)
