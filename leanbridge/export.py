@@ -253,7 +253,8 @@ def reason_markdown(reason: str, c: sp.Expr | None) -> str:
     r"""An analysis reason (plain text, as the terminal and the Lean docstrings print it) with
     its matrix expressions in the exports' notation, as ``$…$`` mathematics: the S-condition
     ``W_down[:,S] W_up[S,:] = −(1/c)·I_d`` becomes ``$W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}}
-    = -\tfrac{1}{c}\, I_d$`` (c as the family has it), ``W_up`` ``$W_{\mathrm{up}}$``."""
+    = -\tfrac{1}{c}\, I_d$`` (c as the family has it), ``W_up`` ``$W_{\mathrm{up}}$``, the
+    absorbing block's ``V_down`` ``$V_{\mathrm{down}}$``."""
     plain_product = "W_down[:,S] W_up[S,:]"
     if c is not None:
         reason = reason.replace(f"{plain_product} = {minus_inverse_identity(c)}",
@@ -261,13 +262,13 @@ def reason_markdown(reason: str, c: sp.Expr | None) -> str:
     gated = "W_down[:,S] W_val[S,:]"           # gate parity (issue 22)
     reason = reason.replace(f"{gated} = −I_d", r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -I_d$")
     reason = reason.replace(gated, r"$W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}}$")
-    reason = re.sub(r"\bW_(gate|val)\b", r"$W_{\\mathrm{\1}}$", reason)
+    reason = re.sub(r"\b([WV])_(gate|val)\b", r"$\1_{\\mathrm{\2}}$", reason)
     reason = reason.replace(f"n′ ≥ n + rank(I + {plain_product})",
                             rf"$n' \geq n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
     reason = reason.replace(f"n + rank(I + {plain_product})",
                             rf"$n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
     reason = reason.replace(plain_product, f"${S_PRODUCT_LATEX}$")
-    return re.sub(r"\bW_(up|down)\b", r"$W_{\\mathrm{\1}}$", reason)
+    return re.sub(r"\b([WV])_(up|down)\b", r"$\1_{\\mathrm{\2}}$", reason)
 
 
 def proved_outright(status: str, declaration: Declaration) -> bool:

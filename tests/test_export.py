@@ -1246,3 +1246,12 @@ def test_informal_proofs_and_mathlib_facts_name_existing_theorems():
             short = fact.name.rsplit(".", 1)[-1]
             assert re.search(rf"(?<![\w']){re.escape(short)}(?![\w'])", text), (
                 fact.name, user)
+
+
+def test_reasons_typeset_the_absorbing_blocks_weights_like_the_blocks_own():
+    """`V_down`, `V_up` (the absorbing block of the R2 reason) become mathematics as `W_down`,
+    `W_up` do; an identifier that merely contains them does not."""
+    reason = "A x + W_down σ(W_up x) = V_down σ(V_up x) and V_gate, V_val; MY_V_down stays"
+    assert exporter.reason_markdown(reason, None) == (
+        r"A x + $W_{\mathrm{down}}$ σ($W_{\mathrm{up}}$ x) = $V_{\mathrm{down}}$ "
+        r"σ($V_{\mathrm{up}}$ x) and $V_{\mathrm{gate}}$, $V_{\mathrm{val}}$; MY_V_down stays")
