@@ -273,6 +273,9 @@ class Analysis:
             data["recession"] = self.recession.to_dict()
         if self.family.gated:
             data["gate_parity"] = _exact(self.gate_parity)
+        else:
+            # k in σ(z) + σ(−z) = k·|z| when the kink argument gives necessity (else null)
+            data["kink"] = _exact(self.kink)
         if self.family.gated:
             data["gate"] = {
                 "value_at_0": _number(f.value_at_0),

@@ -252,6 +252,8 @@ def test_json_shape():
         assert key in data
     assert data["odd_coefficient"] == pytest.approx(1.01)
     assert data["exact"]["odd_coefficient"] == "101/100"
+    # σ(z) + σ(−z) = z − z/100 for z > 0: the kink argument's k = 99/100
+    assert data["kink"] == "99/100"
     gated = analyse(get_family("swiglu")).to_dict()
     assert gated["gate"]["continuous_at_0"] is True and gated["odd_coefficient"] is None
 
