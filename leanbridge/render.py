@@ -532,65 +532,71 @@ def _recession_premise(symbol: str, kind: str) -> PremiseRef:
     return PremiseRef(RECESSION_BINDER, hypothesis)
 
 
-def _bounded_theorem(f: FamilyFile_) -> Declaration | None:
-    """R2 for a family whose Lean definition is printed as exactly ``f z`` with ``f`` a bounded
-    Mathlib function of :data:`library.BOUNDED_LEAN` (``tanh``, ``sigmoid``): the family's
-    definition is ``f`` by ``funext fun z => rfl``, so the library's theorem applies, with no
-    premise. None for any other definition (its R2 theorem is stated modulo ``hρ``)."""
+def _library_instance(f: FamilyFile_, table: dict[str, str]) -> tuple[str, str] | None:
+    """``(function, theorem's short name)`` when the family's Lean definition is printed as
+    exactly ``function z`` for a Mathlib ``function`` of ``table`` (function → the library
+    theorem about it): the definition is then ``function`` by ``funext fun z => rfl``, so the
+    theorem applies, with no premise (its module is added to the file's imports). None for any
+    other definition."""
     try:
         term = lean_code(f.family.expr)
     except LeanPrintError:
         return None
-    function = next((fn for fn in library.BOUNDED_LEAN if term == f"{fn} z"), None)
+    function = next((fn for fn in table if term == f"{fn} z"), None)
     if function is None:
         return None
-    theorem = library.BOUNDED_LEAN[function]
-    short = theorem.removeprefix(library.NAMESPACE + ".")
-    s = f.symbol
+    short = table[function].removeprefix(library.NAMESPACE + ".")
     f.modules.add(library.recession_module(short))
+    return function, short
+
+
+def _instance_proof(symbol: str, function: str, application: str) -> str:
+    """Two routes to a library theorem stated for ``function``: ``exact`` across the family's
+    definition (delta, then eta), and ``rw`` with ``symbol = function`` first."""
+    return (f"by\n  first\n    | exact {application}\n"
+            f"    | (have e : {symbol} = {function} := funext fun z => rfl\n"
+            f"       rw [e]; exact {application})")
+
+
+def _bounded_theorem(f: FamilyFile_) -> Declaration | None:
+    """R2 for a family printed as exactly ``f z`` with ``f`` a bounded Mathlib function of
+    :data:`library.BOUNDED_LEAN` (``tanh``, ``sigmoid``): the library's theorem, no premise.
+    None for any other definition (its R2 theorem is stated modulo ``hρ``)."""
+    instance = _library_instance(f, library.BOUNDED_LEAN)
+    if instance is None:
+        return None
+    (function, short), s = instance, f.symbol
     return Declaration(
         f"{f.family.name}_not_absorbable_recession", "theorem", "argument", RECESSION,
         f" {{d n : ℕ}}\n    {SKIP} (hA : A ≠ 0)\n    {WD} {WU} :\n    ¬ Absorbable {s} A Wd Wu",
-        f"by\n  first\n    | exact {short} hA Wd Wu\n"
-        f"    | (have e : {s} = {function} := funext fun z => rfl\n"
-        f"       rw [e]; exact {short} hA Wd Wu)",
+        _instance_proof(s, function, f"{short} hA Wd Wu"),
         f"**The large-scale limit (R2, beyond the paper).** `{s}` is `{function}`, bounded by 1: "
         "evaluating an absorbing identity at `t • x` and dividing by `t` gives `A x = 0`, so no "
         "block of the same width absorbs a skip `A ≠ 0`, for any weights (the library's "
         f"`{short}`).",
-        (theorem,))
+        (library.BOUNDED_LEAN[function],))
 
 
 def _gate_parity_theorem(f: FamilyFile_) -> Declaration | None:
-    """Gate parity's sufficiency for a gated family whose Lean gate is printed as exactly
-    ``f z`` with ``f`` a gate of :data:`library.GATE_PARITY_LEAN` (the sigmoid: GLU): the gate
-    is ``f`` by ``funext fun z => rfl``, so the library's theorem applies, with no premise. None
-    for any other gate (gate parity then stays stated in the library only)."""
-    try:
-        term = lean_code(f.family.expr)
-    except LeanPrintError:
+    """Gate parity's sufficiency for a gated family printed as exactly ``f z`` with ``f`` a gate
+    of :data:`library.GATE_PARITY_LEAN` (the sigmoid: GLU): the library's theorem, no premise.
+    None for any other gate (gate parity then stays stated in the library only)."""
+    instance = _library_instance(f, library.GATE_PARITY_LEAN)
+    if instance is None:
         return None
-    function = next((fn for fn in library.GATE_PARITY_LEAN if term == f"{fn} z"), None)
-    if function is None:
-        return None
-    theorem = library.GATE_PARITY_LEAN[function]
-    short = theorem.removeprefix(library.NAMESPACE + ".")
-    s = f.symbol
-    f.modules.add(library.recession_module(short))
+    (function, short), s = instance, f.symbol
     return Declaration(
         f"{f.family.name}_gatedAbsorbable_of_sCondition", "theorem", "argument", GATE_PARITY,
         f" {{d n : ℕ}} {SKIP}\n    {WD} {WGV}\n    (S : Finset (Fin n))\n"
         f"    (hS : Wd * Matrix.diagonal (fun i => if i ∈ S then (1 : ℝ) else 0) * Wv = -A) :\n"
         f"    GatedAbsorbable {s} A Wd Wg Wv",
-        f"by\n  first\n    | exact {short} Wd Wg Wv S hS\n"
-        f"    | (have e : {s} = {function} := funext fun z => rfl\n"
-        f"       rw [e]; exact {short} Wd Wg Wv S hS)",
+        _instance_proof(s, function, f"{short} Wd Wg Wv S hS"),
         f"**Gate parity (beyond the paper).** The gate `{s}` is `{function}`, and "
         f"`{function} z + {function} (-z) = 1`: if an index set `S` has "
         "`W_down[:,S] W_val[S,:] = -A`, negating the rows of `W_gate` and the columns of "
         "`W_down` indexed by `S` (`W_val` kept) absorbs the skip `A` (the library's "
         f"`{short}`). Necessity is open.",
-        (theorem,))
+        (library.GATE_PARITY_LEAN[function],))
 
 
 def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
