@@ -303,8 +303,8 @@ def user_family(text: str, name: str = "user", gated: bool = False,
     """
     expr = parse_activation(text)
     if name in {family.name for family in CATALOG} or name in reserved:
-        raise ExpressionError(f"name {name!r} is taken by the catalog or the Lean library; "
-                              "choose another name")
+        raise ExpressionError(f"name {name!r} is taken by the catalog or the Lean library (or "
+                              "is a Lean keyword); choose another name")
     try:
         return Family(name=name, display=name, gated=gated, expr=expr,
                       description=f"user activation {sp.sstr(expr)}", source="user")

@@ -491,3 +491,16 @@ def test_a_family_file_that_is_not_utf8_is_tampered_in_every_command(project):
     for args in (("export", "--format", "json"), ("graph", "--check")):
         result = run(*args, "--project", str(project))
         assert result.exception is None or isinstance(result.exception, SystemExit), args
+
+
+@pytest.mark.parametrize("name", ["suffices", "calc", "nomatch", "abbrev", "deriving", "mutual",
+                                  "private", "unless", "let_fun"])
+def test_a_lean_keyword_is_refused_as_a_family_name(project, name):
+    """`def suffices (z : ℝ) …` does not parse (the lexer reads a keyword, not an identifier):
+    generate refuses the name in one line, exit 2, and writes nothing."""
+    before = sorted(p.name for p in (project / "SkipAbsorption" / "Families").iterdir())
+    result = CliRunner().invoke(main, ["generate", "--project", str(project), "--expr",
+                                       "z*tanh(z)", "--name", name])
+    assert result.exit_code == 2
+    assert "is taken by the catalog or the Lean library (or is a Lean keyword)" in result.output
+    assert sorted(p.name for p in (project / "SkipAbsorption" / "Families").iterdir()) == before

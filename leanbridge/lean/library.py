@@ -449,6 +449,32 @@ TEMPLATE_BINDERS = frozenset({
 #: Numbered binders (`a1 a2 …` for atom rewrites, `h1 hh1 …` for little-o pieces).
 TEMPLATE_BINDER_PATTERN = r"(a|h|hh)[0-9]+"
 
+#: Lean keywords that read like identifiers: a definition named like one does not parse (the
+#: lexer turns an identifier equal to a token into that token). Read in the Lean 4 parsers:
+#: commands (`src/Lean/Parser/Command.lean` @ 00298d03), terms (`src/Lean/Parser/Term.lean`
+#: @ 00ca0dde; `calc`, `nofun` from a reviewer's reading of the newer file @ 0dbbe18d). The
+#: `do`-notation words are added without a reading (refusing a name costs nothing). Mathlib's
+#: tactic names are tokens too; those the generated proofs use are refused below.
+LEAN_KEYWORDS = frozenset({
+    # commands and declaration modifiers
+    "private", "public", "protected", "meta", "noncomputable", "unsafe", "partial", "nonrec",
+    "abbrev", "def", "theorem", "opaque", "instance", "axiom", "example", "inductive",
+    "coinductive", "class", "structure", "extends", "deriving", "where", "with", "section",
+    "namespace", "end", "variable", "universe", "set_option", "attribute", "export", "import",
+    "open", "hiding", "renaming", "scoped", "local", "mutual", "initialize",
+    "builtin_initialize", "in", "include", "omit", "for", "with_weak_namespace",
+    "assert_not_exists", "assert_not_imported", "add_decl_doc", "register_tactic_tag",
+    "tactic_extension", "recommended_spelling", "init_quot", "docs_to_verso",
+    "register_error_explanation",
+    # terms
+    "by", "sorry", "from", "suffices", "show", "forall", "match", "nomatch", "nofun", "fun",
+    "calc", "let", "let_fun", "let_delayed", "let_tmp", "have", "no_index", "dbg_trace",
+    "leading_parser", "trailing_parser",
+    # do notation
+    "do", "if", "then", "else", "unless", "return", "break", "continue", "mut", "try", "catch",
+    "finally",
+})
+
 #: Names a user family may not take: inside ``namespace SkipAbsorption.Families`` its
 #: definition (and its premise lemmas, named after it) would shadow what the generated file
 #: refers to — the library's definitions and theorems, the lemmas and tactics the templates
@@ -469,9 +495,8 @@ RESERVED_NAMES = frozenset(
        "unfold", "refine", "congr", "funext", "norm_num", "positivity", "fun_prop",
        "continuity", "linarith", "nlinarith", "ring1", "ring", "using", "simpa", "obtain",
        "disch", "rfl", "done", "sorry"}
-    | {"theorem", "lemma", "def", "fun", "if", "then", "else", "by", "at", "end", "open",
-       "namespace", "section", "where", "let", "have", "show", "from", "do", "match", "with",
-       "in", "example", "instance", "structure", "class", "import", "variable", "universe"})
+    | {"lemma", "at"}       # Mathlib's `lemma` command; `at` of `rw … at h`
+    | LEAN_KEYWORDS)
 
 
 def catalog_lean(family_name: str) -> LeanActivation | None:
