@@ -107,6 +107,7 @@ _SHAPES = (
     # the large-scale limit (issue 22)
     ("_not_absorbable_recession", "nonzero_skip"),
     ("_absorbable_iff", "characterisation"),
+    ("_absorbable_iff_of_isUnit_det", "characterisation_skip"),
     ("_sCondition_of_absorbable", "s_condition_necessary"),
 )
 
@@ -124,6 +125,8 @@ SHAPE_TITLES = {
     # the large-scale limit (issue 22)
     "nonzero_skip": r"no skip $A\neq 0$ is absorbed",
     "characterisation": "the identity skip is absorbed if and only if the S-condition holds",
+    "characterisation_skip": ("an invertible skip is absorbed if and only if the S-condition "
+                              "with $-A$ holds"),
     "s_condition_necessary": "an absorbed identity skip forces the S-condition",
 }
 

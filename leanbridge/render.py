@@ -637,7 +637,7 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
     if odd is not None and "characterisation" in own:
         theorem = own["characterisation"].removeprefix(library.NAMESPACE + ".")
         f.modules.add(library.recession_module(theorem))
-        return [Declaration(
+        declarations = [Declaration(
             f"{name}_absorbable_iff", "theorem", "argument", RECESSION_RELU,
             " {d n : ℕ}" + iff_body, f"{theorem} hnd",
             f"**Large-scale limit (R3){' = paper Thm 10' if name == 'gelu' else ''}.** "
@@ -645,6 +645,24 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
             "identity skip is absorbed iff some `S` has `W_down[:,S] W_up[S,:] = -1` (the "
             f"library's `{theorem}`).",
             (own["characterisation"],), "Thm 10" if name == "gelu" else None)]
+        if "characterisation_skip" in own:
+            skip = own["characterisation_skip"].removeprefix(library.NAMESPACE + ".")
+            f.modules.add(library.recession_module(skip))
+            declarations.append(Declaration(
+                f"{name}_absorbable_iff_of_isUnit_det", "theorem", "argument", RECESSION_RELU,
+                f" {{d n : ℕ}}\n    {SKIP} (hA : IsUnit A.det)\n"
+                f"    {{Wd : Matrix (Fin d) (Fin n) ℝ}} {{Wu : Matrix (Fin n) (Fin d) ℝ}}\n"
+                f"    (hnd : Nondegenerate Wd Wu) :\n"
+                f"    Absorbable {s} A Wd Wu ↔\n"
+                f"      ∃ S : Finset (Fin n),\n        {SELECTOR} = -A",
+                f"{skip} hA hnd",
+                f"**Large-scale limit (R3) with an invertible skip"
+                f"{' = paper Thm 10 and Lemma 4' if name == 'gelu' else ', through Lemma 4'}.** "
+                f"For invertible `A` and nondegenerate weights, `A` is absorbed iff some `S` has "
+                f"`W_down[:,S] W_up[S,:] = -A` (the library's `{skip}`).",
+                (own["characterisation_skip"],),
+                "Thm 10 and Lemma 4" if name == "gelu" else None))
+        return declarations
     premise = _recession_premise(s, rec_kind)
     if odd is not None:
         general = lean["characterisation"].removeprefix(library.NAMESPACE + ".")

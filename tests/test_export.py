@@ -79,7 +79,7 @@ def test_every_argument_theorem_has_an_exported_shape():
     assert {s.shape for s in data.statements} == {"degree", "identity", "invertible", "stack",
                                                   "even", "even_nonzero", "s_condition",
                                                   "gated_s_condition", "nonzero_skip",
-                                                  "characterisation"}
+                                                  "characterisation", "characterisation_skip"}
 
 
 def test_library_entries_name_declared_theorems_and_cover_the_instantiated_ones():
@@ -1255,3 +1255,12 @@ def test_reasons_typeset_the_absorbing_blocks_weights_like_the_blocks_own():
     assert exporter.reason_markdown(reason, None) == (
         r"A x + $W_{\mathrm{down}}$ σ($W_{\mathrm{up}}$ x) = $V_{\mathrm{down}}$ "
         r"σ($V_{\mathrm{up}}$ x) and $V_{\mathrm{gate}}$, $V_{\mathrm{val}}$; MY_V_down stays")
+
+
+def test_the_invertible_skip_characterisation_is_typeset_with_all_its_hypotheses():
+    text = export("--format", "latex", "--per-family", "silu").output
+    assert r"\label{thm:silu-absorbable-iff-of-isUnit-det}" in text
+    assert (r"every invertible $A\in\mathbb{R}^{d\times d}$ and all nondegenerate"
+            "\n" r"$W_{\mathrm{down}}\in\mathbb{R}^{d\times n}$") in text
+    assert r"satisfies $W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -A$" in text
+    assert "an invertible skip is absorbed if and only if the S-condition with $-A$ holds" in text

@@ -504,3 +504,22 @@ def test_a_lean_keyword_is_refused_as_a_family_name(project, name):
     assert result.exit_code == 2
     assert "is taken by the catalog or the Lean library (or is a Lean keyword)" in result.output
     assert sorted(p.name for p in (project / "SkipAbsorption" / "Families").iterdir()) == before
+
+
+@pytest.mark.parametrize("family, definition", [
+    ("gelu", "gelu"), ("gelu_tanh", "geluTanh"), ("silu", "swish"), ("softplus", "softplus")])
+def test_characterised_families_state_the_invertible_skip_too(family, definition):
+    """Beside `…_absorbable_iff`, a family the library characterises gets the invertible-skip
+    version (paper Lemma 4): the library's `absorbable_<definition>_iff_of_isUnit_det`, no
+    premise, with `-A` on the right."""
+    plan = build_family_file(get_family(family))
+    skip = next(d for d in plan.theorems if d.name == f"{family}_absorbable_iff_of_isUnit_det")
+    library_name = f"absorbable_{definition}_iff_of_isUnit_det"
+    assert skip.uses == (f"SkipAbsorption.{library_name}",)
+    assert skip.proof == f"{library_name} hA hnd" and not skip.premise_hypotheses
+    assert "{A : Matrix (Fin d) (Fin d) ℝ} (hA : IsUnit A.det)" in skip.signature
+    assert f"Absorbable {definition} A Wd Wu ↔" in skip.signature
+    assert skip.signature.endswith("* Wu = -A")
+    assert skip.paper == ("Thm 10 and Lemma 4" if family == "gelu" else None)
+    assert [d.name for d in plan.theorems].index(skip.name) == \
+        [d.name for d in plan.theorems].index(f"{family}_absorbable_iff") + 1

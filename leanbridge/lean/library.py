@@ -106,6 +106,15 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
     GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.ReluLikeGelu", "Thm 10 (only if)",
                    "GELU, nondegenerate weights: the identity skip is absorbed iff the "
                    "S-condition holds (by the large-scale limit)"),
+    *(GeneralTheorem(f"absorbable_{name}_iff_of_isUnit_det", module,
+                     "Thm 10 and Lemma 4" if name == "gelu" else "R3 (beyond the paper)",
+                     f"{display}, nondegenerate weights: an invertible skip A is absorbed iff "
+                     "W_down[:,S] W_up[S,:] = −A for some S (through Lemma 4)")
+      for name, module, display in (
+          ("gelu", "SkipAbsorption.ReluLikeGelu", "GELU"),
+          ("geluTanh", "SkipAbsorption.ReluLikeGeluTanh", "GELU (tanh)"),
+          ("swish", "SkipAbsorption.ReluLikeSiluSoftplus", "SiLU"),
+          ("softplus", "SkipAbsorption.ReluLikeSiluSoftplus", "softplus"))),
     *(GeneralTheorem(f"absorbable_{name}_iff", module, "R3 (beyond the paper)",
                      f"{display}, nondegenerate weights: the identity skip is absorbed iff the "
                      "S-condition holds (by the large-scale limit)")
