@@ -451,8 +451,10 @@ def _recession_argument(family: Family, rec: "recession_mod.Recession | None"
 def _zero_profile_names(family: Family, rec: "recession_mod.Recession") -> list[str]:
     """The Lean theorems behind a `never` from σ(tz)/t → 0."""
     names = []
-    if family.name in library.BOUNDED_FAMILIES and _is_catalog(family):
-        bounded = library.BOUNDED_FAMILIES[family.name]
+    twin = next((known.name for known in CATALOG if known.name in library.BOUNDED_FAMILIES
+                 and known.gated == family.gated and known.expr == family.expr), None)
+    if twin is not None:   # the catalog's tanh or sigmoid, or a user's family with its formula
+        bounded = library.BOUNDED_FAMILIES[twin]
         names += [bounded["never"] + " (any d, n and weights)",
                   bounded["biased_never"] + " (with biases)"]
     names.append(library.RECESSION_LEAN["sublinear"] + " (σ(t·z)/t → 0)")

@@ -270,6 +270,7 @@ def reason_markdown(reason: str, c: sp.Expr | None) -> str:
                             rf"$n' \geq n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
     reason = reason.replace(f"n + rank(I + {plain_product})",
                             rf"$n + \operatorname{{rank}}(I_d + {S_PRODUCT_LATEX})$")
+    reason = reason.replace(f"{plain_product} = −A", f"${S_PRODUCT_LATEX} = -A$")
     reason = reason.replace(plain_product, f"${S_PRODUCT_LATEX}$")
     return re.sub(r"\b([WV])_(up|down)\b", r"$\1_{\\mathrm{\2}}$", reason)
 

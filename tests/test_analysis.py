@@ -896,3 +896,17 @@ def test_the_kink_argument_makes_the_s_condition_necessary():
         assert other.kink is None and not other.necessity_proven, text
     # ReLU keeps the paper's Thm 8, GELU the large-scale limit
     assert analyse(get_family("relu")).kink is None and analyse(get_family("gelu")).kink is None
+
+
+def test_a_users_tanh_or_sigmoid_cites_the_librarys_own_theorem():
+    """A user's σ with the catalog tanh's (or sigmoid's) formula is that function: the analysis
+    cites `not_absorbable_tanh` (`_sigmoid`) as for the catalog family; any other bounded σ
+    (tanh(2z), a gated tanh) cites only the general R2 theorems."""
+    from leanbridge.analysis import never_theorems
+
+    assert never_theorems(analyse(user(sp.tanh(Z))))[:2] == [
+        "SkipAbsorption.not_absorbable_tanh", "SkipAbsorption.not_biasedAbsorbable_tanh"]
+    assert never_theorems(analyse(user(sigmoid(Z))))[0] == "SkipAbsorption.not_absorbable_sigmoid"
+    for other in (user(sp.tanh(2 * Z)), user(sp.tanh(Z), gated=True)):
+        assert not any("tanh" in name or "sigmoid" in name
+                       for name in never_theorems(analyse(other)))

@@ -1264,3 +1264,10 @@ def test_the_invertible_skip_characterisation_is_typeset_with_all_its_hypotheses
             "\n" r"$W_{\mathrm{down}}\in\mathbb{R}^{d\times n}$") in text
     assert r"satisfies $W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -A$" in text
     assert "an invertible skip is absorbed if and only if the S-condition with $-A$ holds" in text
+
+
+def test_the_invertible_skip_condition_in_a_reason_is_typeset_whole():
+    reason = "absorbable iff W_down[:,S] W_up[S,:] = −A for some S (SkipAbsorption.x)"
+    assert exporter.reason_markdown(reason, None) == (
+        r"absorbable iff $W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -A$ for some S "
+        "(SkipAbsorption.x)")
