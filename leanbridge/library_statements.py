@@ -422,6 +422,10 @@ LIBRARY_STATEMENTS: tuple[LibraryStatement, ...] = (
     LibraryStatement(
         "absorbable_iff_of_tendsto_div_relu", "beyond_recession", None,
         (_TO.replace("{rho}", r"\max(z, 0)"), _ODD_ONE, _NONDEGENERATE), _IFF + " (R3)"),
+    LibraryStatement(
+        "absorbable_iff_of_tendsto_div_relu_of_isUnit_det", "beyond_recession", None,
+        (_TO.replace("{rho}", r"\max(z, 0)"), _ODD_ONE, _NONDEGENERATE,
+         r"$A\in\mathbb{R}^{d\times d}$ is invertible"), _IFF_SKIP + " (R3 and Lemma 4)"),
     LibraryStatement("absorbable_geluTanh_iff", "beyond_recession", None,
                      (_GELU_TANH, _NONDEGENERATE), _IFF),
     LibraryStatement("absorbable_swish_iff", "beyond_recession", None,
@@ -626,6 +630,9 @@ TITLES: dict[str, str] = {
         r"With large-scale limit ReLU an absorbed identity forces the S-condition",
     "absorbable_iff_of_tendsto_div_relu":
         r"With large-scale limit ReLU and odd part $z$ the S-condition decides",
+    "absorbable_iff_of_tendsto_div_relu_of_isUnit_det":
+        r"With large-scale limit ReLU and odd part $z$ the S-condition with $-A$ decides an "
+        r"invertible skip $A$",
     "absorbable_geluTanh_iff":
         "A nondegenerate GELU-tanh block absorbs the identity if and only if the S-condition "
         "holds",

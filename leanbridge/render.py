@@ -666,7 +666,9 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
     premise = _recession_premise(s, rec_kind)
     if odd is not None:
         general = lean["characterisation"].removeprefix(library.NAMESPACE + ".")
+        skip = lean["characterisation_skip"].removeprefix(library.NAMESPACE + ".")
         f.modules.add(library.recession_module(general))
+        f.modules.add(library.recession_module(skip))
         return [_theorem(
             f"{name}_absorbable_iff", RECESSION_RELU, premise, iff_body,
             f"by\n  first\n    | exact {general} {premise.term} {odd.term} hnd\n"
@@ -674,7 +676,19 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
             f"**Large-scale limit (R3, beyond the paper).** `{s} (t z)/t → relu z` and "
             f"`{s} z - {s} (-z) = z`: for nondegenerate weights the identity skip is absorbed "
             "iff some `S` has `W_down[:,S] W_up[S,:] = -1`.",
-            general, None, *odd.uses, nonzero=odd.hypothesis)]
+            general, None, *odd.uses, nonzero=odd.hypothesis), _theorem(
+            f"{name}_absorbable_iff_of_isUnit_det", RECESSION_RELU, premise,
+            f"\n    {SKIP} (hA : IsUnit A.det)"
+            f"\n    {{Wd : Matrix (Fin d) (Fin n) ℝ}} {{Wu : Matrix (Fin n) (Fin d) ℝ}}\n"
+            f"    (hnd : Nondegenerate Wd Wu) :\n"
+            f"    Absorbable {s} A Wd Wu ↔\n"
+            f"      ∃ S : Finset (Fin n),\n        {SELECTOR} = -A",
+            f"by\n  first\n    | exact {skip} hA {premise.term} {odd.term} hnd\n"
+            f"    | exact ({skip} (σ := {s})\n        hA {premise.term} {odd.term} hnd)",
+            f"**Large-scale limit (R3) with an invertible skip, through Lemma 4.** For "
+            "invertible `A` and nondegenerate weights, `A` is absorbed iff some `S` has "
+            "`W_down[:,S] W_up[S,:] = -A`.",
+            skip, None, *odd.uses, nonzero=odd.hypothesis)]
     f.modules.add(library.recession_module(necessity_name))
     return [_theorem(
         f"{name}_sCondition_of_absorbable", RECESSION_RELU, premise,

@@ -523,3 +523,23 @@ def test_characterised_families_state_the_invertible_skip_too(family, definition
     assert skip.paper == ("Thm 10 and Lemma 4" if family == "gelu" else None)
     assert [d.name for d in plan.theorems].index(skip.name) == \
         [d.name for d in plan.theorems].index(f"{family}_absorbable_iff") + 1
+
+
+def test_a_users_characterisation_comes_with_its_invertible_skip_version_modulo_the_same_premises():
+    """A user's σ with σ(tz)/t → relu z and σ(z) − σ(−z) = z: the invertible-skip version
+    instantiates `absorbable_iff_of_tendsto_div_relu_of_isUnit_det` in the library's argument
+    order (hA, hρ, hσ, hnd), modulo the same hρ and hσ, with a named-σ second route."""
+    plan = build_family_file(user_family("log(1+exp(z))-log(2)", "shifted_softplus"))
+    skip = next(d for d in plan.theorems
+                if d.name == "shifted_softplus_absorbable_iff_of_isUnit_det")
+    assert [h.binder for h in skip.premise_hypotheses] == ["hρ", "hσ"]
+    assert skip.uses[0] == "SkipAbsorption.absorbable_iff_of_tendsto_div_relu_of_isUnit_det"
+    assert "    | exact absorbable_iff_of_tendsto_div_relu_of_isUnit_det hA hρ hσ hnd\n" \
+        in skip.proof
+    assert ("    | exact (absorbable_iff_of_tendsto_div_relu_of_isUnit_det "
+            "(σ := shifted_softplus)\n        hA hρ hσ hnd)") in skip.proof
+    assert skip.signature.index("(hσ :") < skip.signature.index("(hA : IsUnit A.det)")
+    assert skip.signature.endswith("* Wu = -A")
+    text = render_family(plan)
+    assert "import SkipAbsorption.RecessionNecessity\n" in text
+    assert max(len(line) for line in skip.proof.splitlines()) <= 100

@@ -114,17 +114,18 @@ def test_proved_modulo_a_verified_premise_is_green_and_says_so(project, lake):
     assert result.exit_code == 0
     text = terminal(result)
     # shifted_softplus: the S-condition theorem and, by the large-scale limit (issue 22), its
-    # characterisation (hσ and hρ); no catalog theorem is stated modulo a premise
-    assert "2 proved modulo a SymPy-verified premise" in text
+    # characterisations for the identity and an invertible skip (hσ and hρ); no catalog
+    # theorem is stated modulo a premise
+    assert "3 proved modulo a SymPy-verified premise" in text
     assert f"{HYPOTHESIS} — verified by SymPy, not by Lean" in text
-    assert "2 proved_modulo_premise" in text.splitlines()[-1]
+    assert "3 proved_modulo_premise" in text.splitlines()[-1]
     data = json.loads(to_json(result))
     jsonschema.validate(data, CHECK_SCHEMA)
     entry = next(r for r in data["results"] if r["decl"] == SOFTPLUS)
     assert entry["verdict"] == "proved_modulo_premise"
     assert entry["premises"][0]["sympy_status"] == "verified"
     assert entry["premises"][0]["verified_by_lean"] is False
-    assert data["summary"]["proved_modulo_premise"] == 2
+    assert data["summary"]["proved_modulo_premise"] == 3
     assert "(modulo `hσ`: verified by SymPy, not by Lean)" in step_summary(result)
 
 
@@ -151,13 +152,13 @@ def test_a_premise_sympy_does_not_verify_is_never_green(project, lake, monkeypat
     assert record.premises[0].sympy_status == status
     assert result.exit_code == 1
     text = terminal(result)
-    # hσ is a hypothesis of both shifted_softplus theorems
-    assert "2 stated modulo a premise SymPy did NOT verify in this run: not green (exit 1)" \
+    # hσ is a hypothesis of all three shifted_softplus theorems
+    assert "3 stated modulo a premise SymPy did NOT verify in this run: not green (exit 1)" \
         in text
     assert f"NOT verified by SymPy in this run ({status}" in text
     # (no other theorem is stated modulo a premise: none counts as proved modulo a verified one)
     assert "proved modulo a SymPy-verified premise" not in text
-    assert "2 proved_modulo_premise" in text.splitlines()[-1]
+    assert "3 proved_modulo_premise" in text.splitlines()[-1]
     case = ET.fromstring(to_junit(result)).find(f".//testcase[@name='{SOFTPLUS}']")
     assert case.find("failure").get("type") == "premise_unverified"
     assert any(line.startswith("::error ") and "premise not verified" in line
@@ -372,8 +373,13 @@ def test_markdown_and_json_name_the_premise(project, report):
     assert "| proved_modulo_premise (modulo `hσ`: verified by SymPy, not by Lean) |" in text
     data = json.loads(export(project, report, "--format", "json", "shifted_softplus"))
     jsonschema.validate(data, STATEMENTS_SCHEMA)
-    statement, characterisation = data["statements"]          # (issue 22: + R3's iff)
+    # (issue 22: + R3's iff, for the identity and for an invertible skip)
+    statement, characterisation, skip = data["statements"]
     assert [p["binder"] for p in characterisation["premises"]] == ["hρ", "hσ"]
+    assert [p["binder"] for p in skip["premises"]] == ["hρ", "hσ"]
+    assert skip["shape"] == "characterisation_skip"
+    assert skip["lean_name"] == \
+        "SkipAbsorption.Families.shifted_softplus_absorbable_iff_of_isUnit_det"
     assert statement["status"] == "proved_modulo_premise"
     assert statement["premises"] == [{
         "binder": "hσ", "kind": "odd",
@@ -383,7 +389,7 @@ def test_markdown_and_json_name_the_premise(project, report):
         "verified_by_lean": False}]
     assert "(hσ : ∀ z," in statement["lean_statement"]
     assert data["families"][0]["status"] == \
-        "proved (2 modulo a premise verified by SymPy, not by Lean)"
+        "proved (3 modulo a premise verified by SymPy, not by Lean)"
 
 
 # -- which premises a certificate rule proves, and which are hypotheses ----------------------

@@ -103,6 +103,11 @@ GENERAL_THEOREMS: dict[str, GeneralTheorem] = {t.name: t for t in (
                    "R3 (beyond the paper)",
                    "If σ(t z)/t → relu z for every z, σ(z) − σ(−z) = z and the weights are "
                    "nondegenerate, the identity skip is absorbed iff the S-condition holds"),
+    GeneralTheorem("absorbable_iff_of_tendsto_div_relu_of_isUnit_det",
+                   "SkipAbsorption.RecessionNecessity", "R3 (beyond the paper)",
+                   "If σ(t z)/t → relu z for every z, σ(z) − σ(−z) = z and the weights are "
+                   "nondegenerate, an invertible skip A is absorbed iff W_down[:,S] W_up[S,:] = "
+                   "−A for some S (through Lemma 4)"),
     GeneralTheorem("absorbable_gelu_iff", "SkipAbsorption.ReluLikeGelu", "Thm 10 (only if)",
                    "GELU, nondegenerate weights: the identity skip is absorbed iff the "
                    "S-condition holds (by the large-scale limit)"),
@@ -195,7 +200,8 @@ NOTE_LIBRARY: dict[str, tuple[str, ...]] = {
     "R2": ("eq_zero_of_absorbable_of_tendsto_div_zero", "eq_zero_of_absorbable_of_bounded",
            "not_absorbable_tanh", "not_absorbable_sigmoid"),
     "R3": ("exists_sCondition_of_absorbable_of_tendsto_div_relu",
-           "absorbable_iff_of_tendsto_div_relu", "absorbable_geluTanh_iff",
+           "absorbable_iff_of_tendsto_div_relu", "absorbable_iff_of_tendsto_div_relu_of_isUnit_det",
+           "absorbable_geluTanh_iff",
            "absorbable_swish_iff", "absorbable_softplus_iff",
            "absorbable_geluTanh_iff_of_isUnit_det", "absorbable_swish_iff_of_isUnit_det",
            "absorbable_softplus_iff_of_isUnit_det"),
@@ -258,7 +264,7 @@ RECESSION_NAMES: dict[str, tuple[str, ...]] = {
     "SkipAbsorption.BiasedReluLikeGeluTanh": ("biasedAbsorbable_geluTanh_iff",),
     "SkipAbsorption.RecessionNecessity": (
         "exists_sCondition_of_absorbable_of_tendsto_div_relu",
-        "absorbable_iff_of_tendsto_div_relu"),
+        "absorbable_iff_of_tendsto_div_relu", "absorbable_iff_of_tendsto_div_relu_of_isUnit_det"),
     "SkipAbsorption.ReluLikeGelu": ("absorbable_gelu_iff", "absorbable_gelu_iff_of_isUnit_det"),
     "SkipAbsorption.ReluLikeSiluSoftplus": (
         "absorbable_swish_iff", "absorbable_softplus_iff",
@@ -304,6 +310,7 @@ RECESSION_LEAN: dict[str, str] = {role: recession_name(short) for role, short in
     ("squeeze", "tendsto_div_relu_of_abs_sub_relu_le"),
     ("necessity", "exists_sCondition_of_absorbable_of_tendsto_div_relu"),
     ("characterisation", "absorbable_iff_of_tendsto_div_relu"),
+    ("characterisation_skip", "absorbable_iff_of_tendsto_div_relu_of_isUnit_det"),
     ("biased_definition", "BiasedAbsorbable"),
     ("biased_sufficiency", "biasedAbsorbable_of_sCondition"),
     ("biased_transfer", "absorbable_of_biasedAbsorbable_of_tendsto"),
