@@ -854,7 +854,8 @@ def build_family_file(family: Family, analysis: Analysis | None = None) -> Famil
                 builder.modules.add("SkipAbsorption.Defs")     # `relu` in the premise
             builder.declarations.extend(declarations)
         elif argument.name == GATE_PARITY:
-            sufficiency = _gate_parity_theorem(builder)
+            # (only a printed gate: a library definition need not unfold to `f z` by `rfl`)
+            sufficiency = _gate_parity_theorem(builder) if lean_side is None else None
             if sufficiency is not None:
                 builder.declarations.append(sufficiency)
                 continue
