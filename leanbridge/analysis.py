@@ -530,7 +530,10 @@ def _recession_library_lines(family: Family) -> list[str]:
     return [f"in Lean ({NOT_COMPILED}): for nondegenerate weights the condition is necessary "
             f"and sufficient, any d ({library.RECESSION_LEAN['characterisation']}), with the "
             "premise σ(t·z)/t → relu(z) verified by SymPy (a named hypothesis in the generated "
-            "Lean file)"]
+            "Lean file)",
+            f"in Lean ({NOT_COMPILED}): for an invertible skip A, nondegenerate weights, "
+            f"absorbable iff W_down[:,S] W_up[S,:] = −A for some S "
+            f"({library.RECESSION_LEAN['characterisation_skip']}), with the same premise"]
 
 
 def _kink_library_line(family: Family) -> str:

@@ -599,6 +599,13 @@ def _gate_parity_theorem(f: FamilyFile_) -> Declaration | None:
         (library.GATE_PARITY_LEAN[function],))
 
 
+def _exact_line(theorem: str, args: str) -> str:
+    """A route ``    | exact <theorem> <args>``, the arguments on the next line (indented past
+    ``exact``, so Lean reads them as its arguments) when one line would pass 100 columns."""
+    line = f"    | exact {theorem} {args}"
+    return line if len(line) <= 100 else f"    | exact {theorem}\n        {args}"
+
+
 def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
                         lean_side) -> list[Declaration]:
     """The theorems of the large-scale limit for one family.
@@ -683,7 +690,7 @@ def _recession_theorems(f: FamilyFile_, rec_kind: str, odd: PremiseRef | None,
             f"    (hnd : Nondegenerate Wd Wu) :\n"
             f"    Absorbable {s} A Wd Wu ↔\n"
             f"      ∃ S : Finset (Fin n),\n        {SELECTOR} = -A",
-            f"by\n  first\n    | exact {skip} hA {premise.term} {odd.term} hnd\n"
+            f"by\n  first\n{_exact_line(skip, f'hA {premise.term} {odd.term} hnd')}\n"
             f"    | exact ({skip} (σ := {s})\n        hA {premise.term} {odd.term} hnd)",
             f"**Large-scale limit (R3) with an invertible skip, through Lemma 4.** For "
             "invertible `A` and nondegenerate weights, `A` is absorbed iff some `S` has "

@@ -543,3 +543,16 @@ def test_a_users_characterisation_comes_with_its_invertible_skip_version_modulo_
     text = render_family(plan)
     assert "import SkipAbsorption.RecessionNecessity\n" in text
     assert max(len(line) for line in skip.proof.splitlines()) <= 100
+
+
+def test_a_long_certificate_lemma_name_breaks_the_first_route_under_100_columns():
+    """(review user-skip-characterisation.md, N1) With a certificate lemma for hσ the first
+    route grows with twice the family's name: its arguments go to the next line, indented past
+    `exact`, when one line would pass 100 columns."""
+    plan = build_family_file(user_family("Max(z,0) + tanh(z)**2", "tanh_relu_variant"))
+    skip = next(d for d in plan.theorems if d.name.endswith("_absorbable_iff_of_isUnit_det"))
+    assert ("    | exact absorbable_iff_of_tendsto_div_relu_of_isUnit_det\n"
+            "        hA hρ tanh_relu_variant_sub_tanh_relu_variant_neg hnd\n") in skip.proof
+    assert max(len(line) for line in skip.proof.splitlines()) <= 100
+    assert any("absorbable_iff_of_tendsto_div_relu_of_isUnit_det" in reason
+               for reason in plan.analysis.reasons)
