@@ -1271,3 +1271,13 @@ def test_the_invertible_skip_condition_in_a_reason_is_typeset_whole():
     assert exporter.reason_markdown(reason, None) == (
         r"absorbable iff $W_{\mathrm{down}}\,D_S\,W_{\mathrm{up}} = -A$ for some S "
         "(SkipAbsorption.x)")
+
+
+def test_gate_parity_reasons_typeset_the_gated_product():
+    """The gate-parity reason's W_down[:,S] W_val[S,:], with its = −I_d and alone."""
+    assert exporter.reason_markdown("absorbed whenever W_down[:,S] W_val[S,:] = −I_d (gate)",
+                                    None) == (
+        r"absorbed whenever $W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}} = -I_d$ (gate)")
+    assert exporter.reason_markdown("when some S has W_down[:,S] W_val[S,:] = −1/2·I_d",
+                                    None) == (
+        r"when some S has $W_{\mathrm{down}}\,D_S\,W_{\mathrm{val}}$ = −1/2·I_d")

@@ -556,3 +556,14 @@ def test_a_long_certificate_lemma_name_breaks_the_first_route_under_100_columns(
     assert max(len(line) for line in skip.proof.splitlines()) <= 100
     assert any("absorbable_iff_of_tendsto_div_relu_of_isUnit_det" in reason
                for reason in plan.analysis.reasons)
+
+
+@pytest.mark.parametrize("name, lines", [("tanh_relu2", 1), ("tanh_relu23", 2)])
+def test_the_first_route_stays_on_one_line_up_to_exactly_100_columns(name, lines):
+    """`tanh_relu2`'s first route is exactly 100 columns: one line; one character more in the
+    name (two in the line) breaks it."""
+    plan = build_family_file(user_family("Max(z,0) + tanh(z)**2", name))
+    skip = next(d for d in plan.theorems if d.name.endswith("_absorbable_iff_of_isUnit_det"))
+    first_route = skip.proof.split("\n    | exact (")[0].split("  first\n")[1]
+    assert len(first_route.splitlines()) == lines
+    assert max(len(line) for line in first_route.splitlines()) == (100 if lines == 1 else 60)
